@@ -1,0 +1,175 @@
+import { checkRecords, recordLayout } from '../rad/chunk'
+import { columnValue } from '../rad/columns'
+import { chunkPayload, decodeChunk } from '../rad/decodeChunk'
+import { canonicalJson } from '../rad/display'
+import { RadError } from '../rad/errors'
+import { inferSemantics } from '../rad/semantics'
+import { describeType } from '../rad/tags'
+import type { ChunkColumns, Column, Prelude, TagDesc } from '../rad/types'
+import { viewLines } from '../rad/viewLine'
+import type { ByteSource } from '../io/byteSource'
+import { openRad } from '../io/openRad'
+import { walkChunks } from '../io/walkChunks'
+import type { ScanResult } from '../io/walkChunks'
+import type { Output } from './output'
+
+function tagJson(tag: TagDesc): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: tag.name, type: describeType(tag.type), role: tag.role.kind }
+  if (tag.role.level !== undefined) out.role_level = tag.role.level
+  if (tag.role.len !== undefined) out.role_len = tag.role.len
+  return out
+}
+
+function fileTagValues(prelude: Prelude): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  prelude.fileTags.forEach((tag, i) => {
+    out[tag.name] = canonicalJson(prelude.fileTagValues[i] ?? '')
+  })
+  return out
+}
+
+function failWith(scan: ScanResult): RadError | undefined {
+  return scan.error ? RadError.fromData(scan.error) : undefined
+}
+
+/** Walks every chunk, checking its records; returns the scan and the alignment total. */
+async function checkAll(source: ByteSource, prelude: Prelude): Promise<[ScanResult, number]> {
+  const layout = recordLayout(prelude)
+  let alignments = 0
+  let convention: ScanResult['convention'] | undefined
+  const scan = await walkChunks(source, prelude, {
+    onIndex: (_added, c) => {
+      convention = c
+    },
+    onChunk: (bytes, offset, chunk) => {
+      const p = chunkPayload(bytes, offset, chunk, prelude.codec, convention ?? 'header-inclusive')
+      alignments += checkRecords(p, layout)
+      return undefined
+    },
+  })
+  return [scan, alignments]
+}
+
+export async function runInfo(file: ByteSource, out: Output): Promise<number> {
+  const { source, prelude, container } = await openRad(file)
+  const [scan, alignments] = await checkAll(source, prelude)
+  const sem = inferSemantics(prelude)
+  const info: Record<string, unknown> = {
+    file: file.name,
+    version: prelude.version,
+    container,
+    paired: prelude.paired,
+    ref_count: prelude.refCount,
+    num_chunks: prelude.numChunks,
+    file_tags: prelude.fileTags.map(tagJson),
+    read_tags: prelude.readTags.map(tagJson),
+    aln_tags: prelude.alnTags.map(tagJson),
+    file_tag_values: fileTagValues(prelude),
+    codec: prelude.codec,
+    nbytes_convention: scan.convention,
+    chunks: scan.index.count,
+    records: scan.records,
+    alignments,
+    assay: sem.assay,
+    warnings: [...prelude.warnings, ...sem.warnings, ...scan.warnings],
+  }
+  if (scan.error) info.error = scan.error
+  out.write(`${JSON.stringify(info, null, 2)}\n`)
+  return scan.error ? 1 : 0
+}
+
+export async function runValidate(file: ByteSource, out: Output): Promise<number> {
+  const { source, prelude } = await openRad(file)
+  const [scan, alignments] = await checkAll(source, prelude)
+  const error = failWith(scan)
+  if (error) throw error
+  out.write(
+    `ok: ${String(scan.index.count)} chunks, ${String(scan.records)} records, ${String(alignments)} alignments\n`,
+  )
+  for (const w of [...prelude.warnings, ...scan.warnings]) process.stderr.write(`warning: ${w}\n`)
+  return 0
+}
+
+function rowJson(col: Column, i: number): unknown {
+  return canonicalJson(columnValue(col, i))
+}
+
+function dumpChunk(cols: ChunkColumns, prelude: Prelude, out: Output): void {
+  for (let r = 0; r < cols.recordCount; r++) {
+    const read: Record<string, unknown> = {}
+    prelude.readTags.forEach((tag, t) => {
+      read[tag.name] = rowJson(cols.readColumns[t] as Column, r)
+    })
+    const alns: Record<string, unknown>[] = []
+    for (let k = cols.alnStart[r] ?? 0; k < (cols.alnStart[r + 1] ?? 0); k++) {
+      const aln: Record<string, unknown> = {}
+      prelude.alnTags.forEach((tag, t) => {
+        aln[tag.name] = rowJson(cols.alnColumns[t] as Column, k)
+      })
+      alns.push(aln)
+    }
+    out.write(`${JSON.stringify({ chunk: cols.chunk, rec: r, naln: alns.length, read, alns })}\n`)
+  }
+}
+
+/** Decodes chunks in file order and hands each to `emit`; stops at the first error. */
+async function eachChunk(
+  file: ByteSource,
+  out: Output,
+  only: number | undefined,
+  emit: (cols: ChunkColumns, firstRecord: number, prelude: Prelude) => void,
+): Promise<number> {
+  const { source, prelude } = await openRad(file)
+  let convention: ScanResult['convention'] = 'header-inclusive'
+  let records = 0
+  const scan = await walkChunks(source, prelude, {
+    onIndex: (_added, c) => {
+      convention = c
+    },
+    onChunk: async (bytes, offset, chunk) => {
+      if (only !== undefined && chunk < only) {
+        records += new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true)
+        return false
+      }
+      const cols = decodeChunk(bytes, offset, chunk, prelude, convention)
+      emit(cols, records, prelude)
+      records += cols.recordCount
+      await out.maybeFlush()
+      return only !== undefined
+    },
+  })
+  const error = failWith(scan)
+  if (only !== undefined && !error && scan.index.count <= only) {
+    throw new RadError(
+      'BAD_VALUE',
+      `there is no chunk ${String(only)}: the file has ${String(scan.index.count)} chunks`,
+    )
+  }
+  if (error) {
+    await out.flush()
+    throw error
+  }
+  return 0
+}
+
+export function runDump(file: ByteSource, out: Output, only: number | undefined): Promise<number> {
+  return eachChunk(file, out, only, (cols, _first, prelude) => {
+    dumpChunk(cols, prelude, out)
+  })
+}
+
+export async function runView(file: ByteSource, out: Output, header: boolean): Promise<number> {
+  let sem: ReturnType<typeof inferSemantics> | undefined
+  let headerDone = false
+  return eachChunk(file, out, undefined, (cols, first, prelude) => {
+    sem ??= inferSemantics(prelude)
+    if (header && !headerDone) {
+      prelude.refNames.forEach((name, i) => {
+        out.write(`${String(i)}:${name}\n`)
+      })
+      headerDone = true
+    }
+    const lines = viewLines(cols, first, prelude, sem)
+    if (lines.length > 0) out.write(`${lines.join('\n')}\n`)
+  })
+}

@@ -1,0 +1,259 @@
+import { allocColumn, columnKindOf, fillFixedColumn, setColumnValue } from './columns'
+import { Cursor } from './cursor'
+import { RadError, fmtInt } from './errors'
+import { fixedStride, fixedWidth, readValue, skipValue } from './tags'
+import type { ChunkColumns, ChunkHeader, Column, NbytesConvention, Prelude, TagDesc } from './types'
+
+/** `[nbytes u32][nrec u32]` (RAD-FORMAT.md §4.1). */
+export const CHUNK_HEADER_BYTES = 8
+
+/** Bytes a chunk occupies on disk, header included, under a convention (§4.2). */
+export function chunkSpan(nbytes: number, convention: NbytesConvention): number {
+  return convention === 'header-inclusive' ? nbytes : nbytes + CHUNK_HEADER_BYTES
+}
+
+/** Reads a chunk header at `offset` of a window; no judgement beyond nbytes ≥ 8. */
+export function readChunkHeader(view: DataView, at: number, offset: number): ChunkHeader {
+  return { offset, nbytes: view.getUint32(at, true), nrec: view.getUint32(at + 4, true) }
+}
+
+/** The record layout precomputed from the descriptors (§5.2). */
+export interface RecordLayout {
+  readTags: readonly TagDesc[]
+  alnTags: readonly TagDesc[]
+  /** Σ widths of read tags, or -1 if any is variable-width. */
+  readStride: number
+  /** Σ widths of alignment tags, or -1 if any is variable-width. */
+  alnStride: number
+  /** Smallest possible record: naln + fixed read tags (+2 per string). */
+  minRecordBytes: number
+}
+
+export function recordLayout(prelude: Pick<Prelude, 'readTags' | 'alnTags'>): RecordLayout {
+  const readStride = fixedStride(prelude.readTags)
+  let minRead = 0
+  for (const tag of prelude.readTags) minRead += Math.max(fixedWidth(tag.type), 2)
+  return {
+    readTags: prelude.readTags,
+    alnTags: prelude.alnTags,
+    readStride,
+    alnStride: fixedStride(prelude.alnTags),
+    minRecordBytes: 4 + (readStride >= 0 ? readStride : minRead),
+  }
+}
+
+/** Where the records of a chunk are, once decompressed if need be. */
+export interface ChunkPayload {
+  chunk: number
+  /** Absolute offset of the chunk header (for messages). */
+  offset: number
+  nbytes: number
+  nrec: number
+  /** The record bytes. */
+  bytes: Uint8Array
+  /** Absolute offset of bytes[0] in the file, or of the compressed payload. */
+  bytesOffset: number
+  compressed: boolean
+}
+
+function overrun(p: ChunkPayload, record: number, at: number): RadError {
+  const where = p.compressed ? `byte ${fmtInt(at - p.bytesOffset)} of its decompressed payload` : `byte ${fmtInt(at)}`
+  return new RadError(
+    'CHUNK_OVERRUN',
+    `chunk ${fmtInt(p.chunk)} (at byte ${fmtInt(p.offset)}, nbytes ${fmtInt(p.nbytes)}, nrec ${fmtInt(p.nrec)}): ` +
+      `record ${fmtInt(record)} at ${where} runs past the end of the chunk's ${fmtInt(p.bytes.length)} record bytes`,
+    p.compressed ? p.offset : at,
+    p.chunk,
+  )
+}
+
+function underrun(p: ChunkPayload, consumed: number): RadError {
+  const extra = p.bytes.length - consumed
+  const at = p.bytesOffset + consumed
+  return new RadError(
+    'CHUNK_UNDERRUN',
+    `chunk ${fmtInt(p.chunk)} (at byte ${fmtInt(p.offset)}): its ${fmtInt(p.nrec)} records end ${fmtInt(extra)} bytes before the chunk does ` +
+      `(records fill ${fmtInt(consumed)} of ${fmtInt(p.bytes.length)} record bytes; an undeclared field?)`,
+    p.compressed ? p.offset : at,
+    p.chunk,
+  )
+}
+
+/** Refuses to allocate for more records than the payload could possibly hold. */
+function checkRecordCount(p: ChunkPayload, layout: RecordLayout): void {
+  if (p.nrec * layout.minRecordBytes > p.bytes.length) {
+    throw new RadError(
+      'CHUNK_OVERRUN',
+      `chunk ${fmtInt(p.chunk)} at byte ${fmtInt(p.offset)} declares ${fmtInt(p.nrec)} records, but its ${fmtInt(p.bytes.length)} record bytes ` +
+        `can hold at most ${fmtInt(Math.floor(p.bytes.length / layout.minRecordBytes))}`,
+      p.offset,
+      p.chunk,
+    )
+  }
+}
+
+interface RecordWalk {
+  /** Payload-relative start of each record. */
+  recStart: Uint32Array
+  /** CSR: alignments of record r are alnStart[r]..alnStart[r+1]. */
+  alnStart: Uint32Array
+  consumed: number
+}
+
+/** Layout pass when every tag is fixed-width: only naln is read (§5.2). */
+function walkFixed(p: ChunkPayload, layout: RecordLayout, view: DataView): RecordWalk {
+  const { nrec, bytes } = p
+  const recStart = new Uint32Array(nrec)
+  const alnStart = new Uint32Array(nrec + 1)
+  const headBytes = 4 + layout.readStride
+  const alnStride = layout.alnStride
+  const end = bytes.length
+  let pos = 0
+  let total = 0
+  for (let r = 0; r < nrec; r++) {
+    if (pos + headBytes > end) throw overrun(p, r, p.bytesOffset + pos)
+    const naln = view.getUint32(pos, true)
+    recStart[r] = pos
+    const next = pos + headBytes + naln * alnStride
+    if (next > end) throw overrun(p, r, p.bytesOffset + pos)
+    total += naln
+    if (total > 0xffffffff) throw overrun(p, r, p.bytesOffset + pos)
+    alnStart[r + 1] = total
+    pos = next
+  }
+  return { recStart, alnStart, consumed: pos }
+}
+
+function skipTags(cur: Cursor, tags: readonly TagDesc[]): void {
+  for (const tag of tags) skipValue(cur, tag.type)
+}
+
+/** Layout pass for variable-width tags: walks every value. */
+function walkGeneric(p: ChunkPayload, layout: RecordLayout): RecordWalk {
+  const { nrec, bytes } = p
+  const cur = new Cursor(bytes, 0, bytes.length)
+  const recStart = new Uint32Array(nrec)
+  const alnStart = new Uint32Array(nrec + 1)
+  let total = 0
+  for (let r = 0; r < nrec; r++) {
+    recStart[r] = cur.pos
+    try {
+      const naln = cur.u32()
+      skipTags(cur, layout.readTags)
+      if (layout.alnStride >= 0) cur.skip(naln * layout.alnStride)
+      else for (let a = 0; a < naln; a++) skipTags(cur, layout.alnTags)
+      total += naln
+    } catch (e) {
+      if (e instanceof RadError && e.code === 'TRUNCATED') throw overrun(p, r, p.bytesOffset + (recStart[r] ?? 0))
+      throw e
+    }
+    if (total > 0xffffffff) throw overrun(p, r, p.bytesOffset + (recStart[r] ?? 0))
+    alnStart[r + 1] = total
+  }
+  return { recStart, alnStart, consumed: cur.pos }
+}
+
+function walkRecords(p: ChunkPayload, layout: RecordLayout, view: DataView): RecordWalk {
+  checkRecordCount(p, layout)
+  return layout.readStride >= 0 && layout.alnStride >= 0 ? walkFixed(p, layout, view) : walkGeneric(p, layout)
+}
+
+/**
+ * Counts the bytes the chunk's records occupy, without requiring that they
+ * fill the payload (used to detect the nbytes convention, §4.2).
+ */
+export function measureRecords(p: ChunkPayload, layout: RecordLayout): number {
+  const view = new DataView(p.bytes.buffer, p.bytes.byteOffset, p.bytes.byteLength)
+  return walkRecords(p, layout, view).consumed
+}
+
+/** Alignment start positions, payload-relative, for fixed-width alignment tags. */
+function alignmentPositions(walk: RecordWalk, layout: RecordLayout, total: number): Uint32Array {
+  const positions = new Uint32Array(total)
+  const { recStart, alnStart } = walk
+  const headBytes = 4 + layout.readStride
+  let k = 0
+  for (let r = 0; r < recStart.length; r++) {
+    const n = (alnStart[r + 1] ?? 0) - (alnStart[r] ?? 0)
+    let pos = (recStart[r] ?? 0) + headBytes
+    for (let a = 0; a < n; a++, pos += layout.alnStride) positions[k++] = pos
+  }
+  return positions
+}
+
+function fillFixed(walk: RecordWalk, layout: RecordLayout, view: DataView, total: number): [Column[], Column[]] {
+  const nrec = walk.recStart.length
+  const readColumns: Column[] = []
+  let delta = 4
+  for (const tag of layout.readTags) {
+    const col = allocColumn(columnKindOf(tag), nrec)
+    fillFixedColumn(col, view, walk.recStart, delta)
+    readColumns.push(col)
+    delta += fixedWidth(tag.type)
+  }
+  const alnColumns: Column[] = []
+  if (layout.alnTags.length > 0 && total > 0) {
+    const positions = alignmentPositions(walk, layout, total)
+    delta = 0
+    for (const tag of layout.alnTags) {
+      const col = allocColumn(columnKindOf(tag), total)
+      fillFixedColumn(col, view, positions, delta)
+      alnColumns.push(col)
+      delta += fixedWidth(tag.type)
+    }
+  } else {
+    for (const tag of layout.alnTags) alnColumns.push(allocColumn(columnKindOf(tag), total))
+  }
+  return [readColumns, alnColumns]
+}
+
+function fillGeneric(p: ChunkPayload, walk: RecordWalk, layout: RecordLayout, total: number): [Column[], Column[]] {
+  const nrec = walk.recStart.length
+  const readColumns = layout.readTags.map((t) => allocColumn(columnKindOf(t), nrec))
+  const alnColumns = layout.alnTags.map((t) => allocColumn(columnKindOf(t), total))
+  const cur = new Cursor(p.bytes, 0, p.bytes.length)
+  let k = 0
+  for (let r = 0; r < nrec; r++) {
+    const naln = cur.u32()
+    layout.readTags.forEach((tag, t) => {
+      setColumnValue(readColumns[t] as Column, r, readValue(cur, tag.type))
+    })
+    for (let a = 0; a < naln; a++, k++) {
+      layout.alnTags.forEach((tag, t) => {
+        setColumnValue(alnColumns[t] as Column, k, readValue(cur, tag.type))
+      })
+    }
+  }
+  return [readColumns, alnColumns]
+}
+
+/**
+ * Decodes a chunk's (decompressed) record bytes into columns, checking that
+ * the records fill the payload exactly (§5.4, on every chunk).
+ */
+export function decodeRecords(p: ChunkPayload, layout: RecordLayout): ChunkColumns {
+  const view = new DataView(p.bytes.buffer, p.bytes.byteOffset, p.bytes.byteLength)
+  const walk = walkRecords(p, layout, view)
+  if (walk.consumed !== p.bytes.length) throw underrun(p, walk.consumed)
+  const total = walk.alnStart[p.nrec] ?? 0
+  const fixed = layout.readStride >= 0 && layout.alnStride >= 0
+  const [readColumns, alnColumns] = fixed ? fillFixed(walk, layout, view, total) : fillGeneric(p, walk, layout, total)
+  return {
+    chunk: p.chunk,
+    offset: p.offset,
+    nbytes: p.nbytes,
+    recordCount: p.nrec,
+    alignmentCount: total,
+    alnStart: walk.alnStart,
+    readColumns,
+    alnColumns,
+  }
+}
+
+/** Checks a chunk's records fill its payload exactly; returns its alignment count. */
+export function checkRecords(p: ChunkPayload, layout: RecordLayout): number {
+  const view = new DataView(p.bytes.buffer, p.bytes.byteOffset, p.bytes.byteLength)
+  const walk = walkRecords(p, layout, view)
+  if (walk.consumed !== p.bytes.length) throw underrun(p, walk.consumed)
+  return walk.alnStart[p.nrec] ?? 0
+}

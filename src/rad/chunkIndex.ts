@@ -1,0 +1,102 @@
+/**
+ * The chunk index: four typed columns, 24 bytes per chunk. Offsets and record
+ * numbers are Numbers (exact to 2^53, far beyond any file), so files over
+ * 4 GiB index exactly.
+ */
+export interface ChunkIndex {
+  count: number
+  /** Absolute offset of each chunk header. */
+  offset: Float64Array
+  /** nbytes as stored. */
+  nbytes: Uint32Array
+  nrec: Uint32Array
+  /** Global number of each chunk's first record. */
+  firstRecord: Float64Array
+}
+
+export class ChunkIndexBuilder {
+  private offset = new Float64Array(1024)
+  private nbytes = new Uint32Array(1024)
+  private nrec = new Uint32Array(1024)
+  private firstRecord = new Float64Array(1024)
+  count = 0
+  records = 0
+
+  push(offset: number, nbytes: number, nrec: number): void {
+    if (this.count === this.offset.length) this.grow()
+    const i = this.count++
+    this.offset[i] = offset
+    this.nbytes[i] = nbytes
+    this.nrec[i] = nrec
+    this.firstRecord[i] = this.records
+    this.records += nrec
+  }
+
+  private grow(): void {
+    const size = this.offset.length * 2
+    const offset = new Float64Array(size)
+    offset.set(this.offset)
+    const nbytes = new Uint32Array(size)
+    nbytes.set(this.nbytes)
+    const nrec = new Uint32Array(size)
+    nrec.set(this.nrec)
+    const firstRecord = new Float64Array(size)
+    firstRecord.set(this.firstRecord)
+    this.offset = offset
+    this.nbytes = nbytes
+    this.nrec = nrec
+    this.firstRecord = firstRecord
+  }
+
+  /** Exact-size copies of the first `from..count` entries (fresh buffers, safe to transfer). */
+  snapshot(from = 0): ChunkIndex {
+    return {
+      count: this.count - from,
+      offset: this.offset.slice(from, this.count),
+      nbytes: this.nbytes.slice(from, this.count),
+      nrec: this.nrec.slice(from, this.count),
+      firstRecord: this.firstRecord.slice(from, this.count),
+    }
+  }
+}
+
+export function emptyChunkIndex(): ChunkIndex {
+  return {
+    count: 0,
+    offset: new Float64Array(0),
+    nbytes: new Uint32Array(0),
+    nrec: new Uint32Array(0),
+    firstRecord: new Float64Array(0),
+  }
+}
+
+/** Appends `more` (a later snapshot) to `base`, returning a new index. */
+export function concatChunkIndex(base: ChunkIndex, more: ChunkIndex): ChunkIndex {
+  const join = <T extends Float64Array | Uint32Array>(a: T, b: T, make: (n: number) => T): T => {
+    const out = make(a.length + b.length)
+    out.set(a)
+    out.set(b, a.length)
+    return out
+  }
+  return {
+    count: base.count + more.count,
+    offset: join(base.offset, more.offset, (n) => new Float64Array(n)),
+    nbytes: join(base.nbytes, more.nbytes, (n) => new Uint32Array(n)),
+    nrec: join(base.nrec, more.nrec, (n) => new Uint32Array(n)),
+    firstRecord: join(base.firstRecord, more.firstRecord, (n) => new Float64Array(n)),
+  }
+}
+
+/** The chunk holding global record `record` (binary search), or -1. */
+export function chunkForRecord(index: ChunkIndex, record: number): number {
+  let lo = 0
+  let hi = index.count - 1
+  if (hi < 0 || record < 0) return -1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1
+    if ((index.firstRecord[mid] ?? 0) <= record) lo = mid
+    else hi = mid - 1
+  }
+  const last = (index.firstRecord[lo] ?? 0) + (index.nrec[lo] ?? 0)
+  return record < last ? lo : -1
+}

@@ -1,0 +1,70 @@
+import { CHUNK_HEADER_BYTES, chunkSpan, decodeRecords, measureRecords, recordLayout } from './chunk'
+import type { ChunkPayload, RecordLayout } from './chunk'
+import { decompressChunk } from './codec'
+import { RadError, fmtInt } from './errors'
+import type { ChunkColumns, NbytesConvention, Prelude } from './types'
+
+/** The record bytes of a whole on-disk chunk (header included), decompressed. */
+export function chunkPayload(
+  chunkBytes: Uint8Array,
+  offset: number,
+  chunk: number,
+  codec: Prelude['codec'],
+  convention: NbytesConvention,
+): ChunkPayload {
+  if (chunkBytes.length < CHUNK_HEADER_BYTES) throw new Error('internal: chunk bytes shorter than a header')
+  const view = new DataView(chunkBytes.buffer, chunkBytes.byteOffset, CHUNK_HEADER_BYTES)
+  const nbytes = view.getUint32(0, true)
+  const nrec = view.getUint32(4, true)
+  const span = chunkSpan(nbytes, convention)
+  if (span < CHUNK_HEADER_BYTES || span > chunkBytes.length) {
+    throw new RadError(
+      'BAD_CHUNK_HEADER',
+      `chunk ${fmtInt(chunk)} at byte ${fmtInt(offset)} has nbytes ${fmtInt(nbytes)}, which does not fit the ${fmtInt(chunkBytes.length)} bytes given`,
+      offset,
+      chunk,
+    )
+  }
+  const raw = chunkBytes.subarray(CHUNK_HEADER_BYTES, span)
+  const compressed = codec !== 'none'
+  const bytes = decompressChunk(codec, raw, chunk, offset)
+  return { chunk, offset, nbytes, nrec, bytes, bytesOffset: offset + CHUNK_HEADER_BYTES, compressed }
+}
+
+/**
+ * Decodes one chunk given its on-disk bytes (RAD-FORMAT.md §4–6): header,
+ * optional decompression, records into columns, exact-fill check.
+ */
+export function decodeChunk(
+  chunkBytes: Uint8Array,
+  offset: number,
+  chunk: number,
+  prelude: Prelude,
+  convention: NbytesConvention,
+  layout: RecordLayout = recordLayout(prelude),
+): ChunkColumns {
+  return decodeRecords(chunkPayload(chunkBytes, offset, chunk, prelude.codec, convention), layout)
+}
+
+/**
+ * §4.2: decide whether `nbytes` counts the 8-byte header, from the first
+ * chunk. `chunkBytes` starts at the chunk header and holds at least
+ * `min(nbytes + 8, rest of file)` bytes. Header-inclusive (what every real
+ * producer writes) wins whenever it fits; payload-only is chosen only when the
+ * records fill exactly `nbytes` bytes after the header.
+ */
+export function detectConvention(chunkBytes: Uint8Array, offset: number, prelude: Prelude): NbytesConvention {
+  const layout = recordLayout(prelude)
+  const fits = (convention: NbytesConvention): boolean => {
+    try {
+      const p = chunkPayload(chunkBytes, offset, 0, prelude.codec, convention)
+      return measureRecords(p, layout) === p.bytes.length
+    } catch (e) {
+      if (e instanceof RadError) return false
+      throw e
+    }
+  }
+  if (fits('header-inclusive')) return 'header-inclusive'
+  if (fits('payload-only')) return 'payload-only'
+  return 'header-inclusive'
+}

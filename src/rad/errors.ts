@@ -1,0 +1,84 @@
+/**
+ * The one error class for problems found in a file. Every instance carries a
+ * stable `code` and, where it is known, the absolute byte offset of the
+ * problem, so the UI and the CLI can say exactly where the file went wrong.
+ * Internal bugs stay plain `Error`s.
+ */
+export const RAD_ERROR_CODES = [
+  'NOT_RAD',
+  'UNSUPPORTED_VERSION',
+  'TRUNCATED',
+  'BAD_TAG_TYPE',
+  'BAD_HEADER',
+  'BAD_CHUNK_HEADER',
+  'CHUNK_OVERRUN',
+  'CHUNK_UNDERRUN',
+  'VALUE_TOO_LARGE',
+  'BAD_VALUE',
+  'BAD_CODEC',
+  'DECOMPRESS_FAILED',
+  'BAD_SNAPPY',
+  'READ_FAILED',
+  'WORKER_FAILED',
+  'CANCELLED',
+] as const
+
+export type RadErrorCode = (typeof RAD_ERROR_CODES)[number]
+
+export interface RadErrorData {
+  code: RadErrorCode
+  message: string
+  offset?: number
+  chunk?: number
+}
+
+export class RadError extends Error {
+  override readonly name = 'RadError'
+  readonly code: RadErrorCode
+  /** Absolute byte offset in the file (in the decompressed stream for `.sz`). */
+  readonly offset: number | undefined
+  /** Chunk number the problem belongs to, when it belongs to one. */
+  readonly chunk: number | undefined
+
+  constructor(code: RadErrorCode, message: string, offset?: number, chunk?: number) {
+    super(message)
+    this.code = code
+    this.offset = offset
+    this.chunk = chunk
+  }
+
+  /** The same error, attributed to a chunk (keeps code, offset, message). */
+  inChunk(chunk: number): RadError {
+    return this.chunk === chunk ? this : new RadError(this.code, this.message, this.offset, chunk)
+  }
+
+  toData(): RadErrorData {
+    const data: RadErrorData = { code: this.code, message: this.message }
+    if (this.offset !== undefined) data.offset = this.offset
+    if (this.chunk !== undefined) data.chunk = this.chunk
+    return data
+  }
+
+  static fromData(data: RadErrorData): RadError {
+    return new RadError(data.code, data.message, data.offset, data.chunk)
+  }
+}
+
+export function isRadErrorCode(value: unknown): value is RadErrorCode {
+  return typeof value === 'string' && (RAD_ERROR_CODES as readonly string[]).includes(value)
+}
+
+/** `1234567` → `1,234,567`: byte offsets and counts in messages people read. */
+export function fmtInt(n: number | bigint): string {
+  return n.toLocaleString('en-US')
+}
+
+export function truncatedError(what: string, needed: number, offset: number, fileEnd: number): RadError {
+  const left = Math.max(0, fileEnd - offset)
+  return new RadError(
+    'TRUNCATED',
+    `file ends inside ${what}: ${fmtInt(needed)} bytes expected at byte ${fmtInt(offset)}, ` +
+      `but only ${fmtInt(left)} remain (file size ${fmtInt(fileEnd)})`,
+    offset,
+  )
+}

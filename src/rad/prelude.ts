@@ -1,0 +1,171 @@
+import { Cursor } from './cursor'
+import { RadError, fmtInt, truncatedError } from './errors'
+import { sniffForeignFormat } from './sniff'
+import { readTagSection, readValue, describeType } from './tags'
+import { TYPE_ID } from './types'
+import type { Codec, Prelude, TagDesc, TagValue } from './types'
+
+/** ASCII `RAD_FILE`, the v2 magic (RAD-FORMAT.md §1.1). */
+export const RAD_MAGIC = Uint8Array.of(0x52, 0x41, 0x44, 0x5f, 0x46, 0x49, 0x4c, 0x45)
+export const HIGHEST_SUPPORTED_MAJOR = 2
+
+function hasMagic(bytes: Uint8Array): boolean {
+  return RAD_MAGIC.every((b, i) => bytes[i] === b)
+}
+
+/** §1.1–1.2: legacy vs versioned; returns [major, minor, extLen]. */
+function readVersion(cur: Cursor): [number, number, number] {
+  if (cur.fileSize === 0) {
+    throw new RadError(
+      'TRUNCATED',
+      'the file is empty (0 bytes): a RAD file starts with a header of at least 23 bytes',
+      0,
+    )
+  }
+  cur.context = 'the file signature'
+  const head = cur.bytes.subarray(0, Math.min(8, cur.bytes.length))
+  if (head.length < 8 && cur.end < cur.fileSize) cur.need(8)
+  if (head.length < 8 && head.length > 0 && RAD_MAGIC.subarray(0, head.length).every((b, i) => head[i] === b)) {
+    cur.need(8) // a cut-off "RAD_FILE": truncated, not foreign
+  }
+  if (head.length === 8 && hasMagic(head)) {
+    cur.skip(8)
+    cur.context = 'the version prefix'
+    const major = cur.u8()
+    const minor = cur.u8()
+    if (major < 2) {
+      throw new RadError(
+        'UNSUPPORTED_VERSION',
+        `RAD_FILE magic with major version ${String(major)} at byte 8: versioned files start at major 2`,
+        8,
+      )
+    }
+    if (major > HIGHEST_SUPPORTED_MAJOR) {
+      throw new RadError(
+        'UNSUPPORTED_VERSION',
+        `RAD spec version ${String(major)}.${String(minor)} at byte 8 is newer than this viewer understands (up to ${String(HIGHEST_SUPPORTED_MAJOR)}.x)`,
+        8,
+      )
+    }
+    const extLen = cur.u32()
+    cur.context = 'the version extension block'
+    cur.skip(extLen)
+    return [major, minor, extLen]
+  }
+  // Legacy: byte 0 is the paired flag, so it must be 0 or 1 (§1.1).
+  const first = head[0] ?? 0
+  if (first > 1) {
+    const foreign = sniffForeignFormat(head)
+    throw new RadError(
+      'NOT_RAD',
+      foreign ??
+        `not a RAD file: it starts with byte 0x${first.toString(16).padStart(2, '0')}, but a RAD file starts with "RAD_FILE" or a paired flag of 0 or 1`,
+      0,
+    )
+  }
+  return [0, 0, 0]
+}
+
+function readRefNames(cur: Cursor, refCount: number): string[] {
+  // Each name needs at least its 2-byte length: never allocate for more
+  // names than the file could hold (§1.3).
+  if (refCount * 2 > cur.fileSize - cur.pos) {
+    throw truncatedError(`the reference names (${fmtInt(refCount)} declared)`, refCount * 2, cur.pos, cur.fileSize)
+  }
+  const names: string[] = []
+  for (let i = 0; i < refCount; i++) {
+    cur.context = `reference name ${fmtInt(i)}`
+    names.push(cur.str16())
+  }
+  return names
+}
+
+function readFileTagValues(cur: Cursor, tags: readonly TagDesc[]): TagValue[] {
+  const values: TagValue[] = []
+  for (const tag of tags) {
+    cur.context = `the value of file tag "${tag.name}"`
+    values.push(readValue(cur, tag.type))
+  }
+  return values
+}
+
+/** §6: `chunk_codec` u8 file tag; absent means none. */
+function codecOf(fileTags: readonly TagDesc[], values: readonly TagValue[], valuesOffset: number): Codec {
+  const i = fileTags.findIndex((t) => t.name === 'chunk_codec')
+  if (i < 0) return 'none'
+  const tag = fileTags[i]
+  if (tag?.type.id !== TYPE_ID.u8) {
+    throw new RadError(
+      'BAD_CODEC',
+      `file tag "chunk_codec" has type ${tag ? describeType(tag.type) : '?'}; it must be u8`,
+      valuesOffset,
+    )
+  }
+  const id = values[i]
+  if (id === 0) return 'none'
+  if (id === 1) return 'lz4'
+  if (id === 2) return 'zstd'
+  throw new RadError(
+    'BAD_CODEC',
+    `file tag "chunk_codec" is ${String(id)}; known codecs are 0 (none), 1 (lz4) and 2 (zstd) — the file needs a newer reader`,
+    valuesOffset,
+  )
+}
+
+/**
+ * Parses the prelude (§0–3) and the file-tag values from a window that starts
+ * at byte 0. Throws `NeedMoreBytes` when the window is too short and more of
+ * the file exists, `RadError` for anything wrong with the bytes.
+ */
+export function parsePrelude(bytes: Uint8Array, fileSize: number): Prelude {
+  const cur = new Cursor(bytes, 0, fileSize)
+  const warnings: string[] = []
+  const [major, minor, extLen] = readVersion(cur)
+  const versioned = major >= 2
+  cur.context = 'the header'
+  const pairedAt = cur.pos
+  const pairedByte = cur.u8()
+  if (pairedByte > 1) {
+    warnings.push(`paired flag at byte ${fmtInt(pairedAt)} is ${String(pairedByte)}; read as "paired"`)
+  }
+  cur.context = 'the header (ref_count)'
+  const refCount = cur.u64Number('ref_count')
+  const refNames = readRefNames(cur, refCount)
+  cur.context = 'the header (num_chunks)'
+  const numChunksOffset = cur.pos
+  const numChunks = cur.u64Number('num_chunks')
+  const fileTags = readTagSection(cur, 'file', versioned, warnings)
+  const readTags = readTagSection(cur, 'read', versioned, warnings)
+  const alnTags = readTagSection(cur, 'alignment', versioned, warnings)
+  const tagValuesOffset = cur.pos
+  const fileTagValues = readFileTagValues(cur, fileTags)
+  const codec = codecOf(fileTags, fileTagValues, tagValuesOffset)
+  if (numChunks === 0) {
+    warnings.push(
+      'num_chunks is 0 (unknown — the mapper may not have finished): chunks are read to the end of the file',
+    )
+  }
+  return {
+    version: [major, minor],
+    extLen,
+    paired: pairedByte !== 0,
+    refCount,
+    refNames,
+    numChunks,
+    numChunksOffset,
+    fileTags,
+    readTags,
+    alnTags,
+    fileTagValues,
+    codec,
+    tagValuesOffset,
+    firstChunkOffset: cur.pos,
+    warnings,
+  }
+}
+
+/** The value of a file tag by name, if declared. */
+export function fileTagValue(prelude: Prelude, name: string): TagValue | undefined {
+  const i = prelude.fileTags.findIndex((t) => t.name === name)
+  return i < 0 ? undefined : prelude.fileTagValues[i]
+}
