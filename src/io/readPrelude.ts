@@ -24,7 +24,7 @@ export async function readPrelude(source: ByteSource, signal?: AbortSignal): Pro
       return parsePrelude(bytes, source.size)
     } catch (e) {
       if (!(e instanceof NeedMoreBytes)) throw e
-      length = Math.max(length * 2, Math.min(e.until * 1.25, e.until + (64 << 20)))
+      length = Math.ceil(Math.max(length * 2, Math.min(e.until * 1.25, e.until + (64 << 20))))
       if (length > MAX_PRELUDE_BYTES && e.until > MAX_PRELUDE_BYTES) {
         throw new RadError(
           'BAD_HEADER',

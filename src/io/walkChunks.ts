@@ -37,7 +37,11 @@ export interface WalkOptions {
    * the walk with that error; returning (or resolving to) true stops it quietly.
    */
   onChunk?: (bytes: Uint8Array, offset: number, chunk: number) => ChunkVerdict | Promise<ChunkVerdict>
-  /** New index entries since the last call (fresh buffers, safe to transfer). */
+  /**
+   * New index entries since the last call (fresh buffers, safe to transfer).
+   * When `onChunk` is also given, a first call with no entries comes before
+   * any chunk, so the convention is known when chunk 0 is handed over.
+   */
   onIndex?: (added: ChunkIndex, convention: NbytesConvention) => void
   onProgress?: (p: ScanProgress) => void
   progressIntervalMs?: number
@@ -181,6 +185,9 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
     if (now - lastProgress >= interval) lastProgress = now
   }
 
+  // onChunk callers learn the convention through onIndex, which otherwise first
+  // fires after chunk 0 has been handed over: tell them before any chunk.
+  if (onChunk && onIndex) onIndex(builder.snapshot(), convention)
   try {
     for (let k = 0; prelude.numChunks === 0 || k < prelude.numChunks; k++) {
       if (pos === size && prelude.numChunks === 0) break

@@ -2,6 +2,7 @@ import { allocColumn, columnKindOf, fillFixedColumn, setColumnValue } from './co
 import { Cursor } from './cursor'
 import { RadError, fmtInt } from './errors'
 import { fixedStride, fixedWidth, readValue, skipValue } from './tags'
+import { TYPE_ID } from './types'
 import type { ChunkColumns, ChunkHeader, Column, NbytesConvention, Prelude, TagDesc } from './types'
 
 /** `[nbytes u32][nrec u32]` (RAD-FORMAT.md §4.1). */
@@ -25,14 +26,22 @@ export interface RecordLayout {
   readStride: number
   /** Σ widths of alignment tags, or -1 if any is variable-width. */
   alnStride: number
-  /** Smallest possible record: naln + fixed read tags (+2 per string). */
+  /** Smallest possible record: naln + fixed read tags + the length prefix of each string/array. */
   minRecordBytes: number
+}
+
+/** Fewest bytes a value of this tag can take: a string its u16 length, an array its count. */
+function minValueBytes(tag: TagDesc): number {
+  const width = fixedWidth(tag.type)
+  if (width > 0) return width
+  if (tag.type.id === TYPE_ID.array) return fixedWidth({ id: tag.type.lengthType ?? TYPE_ID.u32 })
+  return 2
 }
 
 export function recordLayout(prelude: Pick<Prelude, 'readTags' | 'alnTags'>): RecordLayout {
   const readStride = fixedStride(prelude.readTags)
   let minRead = 0
-  for (const tag of prelude.readTags) minRead += Math.max(fixedWidth(tag.type), 2)
+  for (const tag of prelude.readTags) minRead += minValueBytes(tag)
   return {
     readTags: prelude.readTags,
     alnTags: prelude.alnTags,
@@ -131,12 +140,15 @@ function skipTags(cur: Cursor, tags: readonly TagDesc[]): void {
 /** Layout pass for variable-width tags: walks every value. */
 function walkGeneric(p: ChunkPayload, layout: RecordLayout): RecordWalk {
   const { nrec, bytes } = p
-  const cur = new Cursor(bytes, 0, bytes.length)
+  // Absolute positions for a plain chunk, so a bad value inside a record is
+  // reported at its file offset; decompressed bytes have no file offset.
+  const base = p.compressed ? 0 : p.bytesOffset
+  const cur = new Cursor(bytes, base, base + bytes.length)
   const recStart = new Uint32Array(nrec)
   const alnStart = new Uint32Array(nrec + 1)
   let total = 0
   for (let r = 0; r < nrec; r++) {
-    recStart[r] = cur.pos
+    recStart[r] = cur.pos - base
     try {
       const naln = cur.u32()
       skipTags(cur, layout.readTags)
@@ -145,12 +157,16 @@ function walkGeneric(p: ChunkPayload, layout: RecordLayout): RecordWalk {
       total += naln
     } catch (e) {
       if (e instanceof RadError && e.code === 'TRUNCATED') throw overrun(p, r, p.bytesOffset + (recStart[r] ?? 0))
+      if (e instanceof RadError) {
+        const message = p.compressed ? `chunk ${fmtInt(p.chunk)}, decompressed payload: ${e.message}` : e.message
+        throw new RadError(e.code, message, p.compressed ? p.offset : e.offset, p.chunk)
+      }
       throw e
     }
     if (total > 0xffffffff) throw overrun(p, r, p.bytesOffset + (recStart[r] ?? 0))
     alnStart[r + 1] = total
   }
-  return { recStart, alnStart, consumed: cur.pos }
+  return { recStart, alnStart, consumed: cur.pos - base }
 }
 
 function walkRecords(p: ChunkPayload, layout: RecordLayout, view: DataView): RecordWalk {

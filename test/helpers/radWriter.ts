@@ -184,6 +184,7 @@ export class ByteWriter {
   private view = new DataView(this.buf.buffer)
   length = 0
 
+  /** Makes room for n bytes and returns where they go (may replace buf and view). */
   private reserve(n: number): number {
     const at = this.length
     if (at + n > this.buf.length) {
@@ -199,35 +200,43 @@ export class ByteWriter {
   }
 
   u8(v: number): this {
-    this.view.setUint8(this.reserve(1), v)
+    const at = this.reserve(1)
+    this.view.setUint8(at, v)
     return this
   }
   i8(v: number): this {
-    this.view.setInt8(this.reserve(1), v)
+    const at = this.reserve(1)
+    this.view.setInt8(at, v)
     return this
   }
   u16(v: number): this {
-    this.view.setUint16(this.reserve(2), v, true)
+    const at = this.reserve(2)
+    this.view.setUint16(at, v, true)
     return this
   }
   i16(v: number): this {
-    this.view.setInt16(this.reserve(2), v, true)
+    const at = this.reserve(2)
+    this.view.setInt16(at, v, true)
     return this
   }
   u32(v: number): this {
-    this.view.setUint32(this.reserve(4), v, true)
+    const at = this.reserve(4)
+    this.view.setUint32(at, v, true)
     return this
   }
   i32(v: number): this {
-    this.view.setInt32(this.reserve(4), v, true)
+    const at = this.reserve(4)
+    this.view.setInt32(at, v, true)
     return this
   }
   u64(v: number | bigint): this {
-    this.view.setBigUint64(this.reserve(8), BigInt.asUintN(64, BigInt(v)), true)
+    const at = this.reserve(8)
+    this.view.setBigUint64(at, BigInt.asUintN(64, BigInt(v)), true)
     return this
   }
   i64(v: number | bigint): this {
-    this.view.setBigInt64(this.reserve(8), BigInt.asIntN(64, BigInt(v)), true)
+    const at = this.reserve(8)
+    this.view.setBigInt64(at, BigInt.asIntN(64, BigInt(v)), true)
     return this
   }
   /** 128-bit, low 64-bit word first (LE); negative values as two's complement. */
@@ -236,11 +245,13 @@ export class ByteWriter {
     return this.u64(big & ((1n << 64n) - 1n)).u64(big >> 64n)
   }
   f32(v: number): this {
-    this.view.setFloat32(this.reserve(4), v, true)
+    const at = this.reserve(4)
+    this.view.setFloat32(at, v, true)
     return this
   }
   f64(v: number): this {
-    this.view.setFloat64(this.reserve(8), v, true)
+    const at = this.reserve(8)
+    this.view.setFloat64(at, v, true)
     return this
   }
   bytes(b: Uint8Array | readonly number[]): this {
