@@ -55,7 +55,8 @@ function readVersion(cur: Cursor): [number, number, number] {
   // Legacy: byte 0 is the paired flag, so it must be 0 or 1 (§1.1).
   const first = head[0] ?? 0
   if (first > 1) {
-    const foreign = sniffForeignFormat(head)
+    // Up to 16 bytes: some signatures (the 10-byte Snappy stream id) are longer than 8.
+    const foreign = sniffForeignFormat(cur.bytes.subarray(0, 16))
     throw new RadError(
       'NOT_RAD',
       foreign ??
