@@ -1,4 +1,5 @@
-import { checkRecords, recordLayout } from '../rad/chunk'
+import { recordLayout } from '../rad/chunk'
+import { checkChunk, makeCheckPlan } from '../rad/valueChecks'
 import { columnValue } from '../rad/columns'
 import { chunkPayload, decodeChunk } from '../rad/decodeChunk'
 import { canonicalJson } from '../rad/display'
@@ -35,6 +36,7 @@ function failWith(scan: ScanResult): RadError | undefined {
 /** Walks every chunk, checking its records; returns the scan and the alignment total. */
 async function checkAll(source: ByteSource, prelude: Prelude): Promise<[ScanResult, number]> {
   const layout = recordLayout(prelude)
+  const plan = makeCheckPlan(prelude, inferSemantics(prelude))
   let alignments = 0
   let convention: ScanResult['convention'] | undefined
   const scan = await walkChunks(source, prelude, {
@@ -43,7 +45,7 @@ async function checkAll(source: ByteSource, prelude: Prelude): Promise<[ScanResu
     },
     onChunk: (bytes, offset, chunk) => {
       const p = chunkPayload(bytes, offset, chunk, prelude.codec, convention ?? 'header-inclusive')
-      alignments += checkRecords(p, layout)
+      alignments += checkChunk(p, layout, plan)
       return undefined
     },
   })

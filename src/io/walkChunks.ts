@@ -88,11 +88,11 @@ function checkHeader(
   prelude: Prelude,
   layout: RecordLayout,
 ): void {
-  const where = `chunk ${fmtInt(k)} at byte ${fmtInt(pos)}`
+  const where = (): string => `chunk ${fmtInt(k)} at byte ${fmtInt(pos)}`
   if (span < CHUNK_HEADER_BYTES) {
     throw new RadError(
       'BAD_CHUNK_HEADER',
-      `${where}: nbytes is ${fmtInt(nbytes)}, but a chunk is at least its 8-byte header`,
+      `${where()}: nbytes is ${fmtInt(nbytes)}, but a chunk is at least its 8-byte header`,
       pos,
       k,
     )
@@ -100,7 +100,7 @@ function checkHeader(
   if (span > MAX_CHUNK_BYTES) {
     throw new RadError(
       'BAD_CHUNK_HEADER',
-      `${where}: nbytes is ${fmtInt(nbytes)}, an absurd size for one chunk (limit ${fmtInt(MAX_CHUNK_BYTES)})`,
+      `${where()}: nbytes is ${fmtInt(nbytes)}, an absurd size for one chunk (limit ${fmtInt(MAX_CHUNK_BYTES)})`,
       pos,
       k,
     )
@@ -108,7 +108,7 @@ function checkHeader(
   if (pos + span > size) {
     throw new RadError(
       'TRUNCATED',
-      `file ends inside ${where}: it declares nbytes ${fmtInt(nbytes)} (${fmtInt(nrec)} records) but only ${fmtInt(size - pos)} bytes remain`,
+      `file ends inside ${where()}: it declares nbytes ${fmtInt(nbytes)} (${fmtInt(nrec)} records) but only ${fmtInt(size - pos)} bytes remain`,
       pos,
       k,
     )
@@ -116,7 +116,7 @@ function checkHeader(
   if (prelude.codec === 'none' && nrec * layout.minRecordBytes > span - CHUNK_HEADER_BYTES) {
     throw new RadError(
       'BAD_CHUNK_HEADER',
-      `${where}: nrec is ${fmtInt(nrec)}, but its ${fmtInt(span - CHUNK_HEADER_BYTES)} record bytes can hold at most ${fmtInt(Math.floor((span - CHUNK_HEADER_BYTES) / layout.minRecordBytes))} records`,
+      `${where()}: nrec is ${fmtInt(nrec)}, but its ${fmtInt(span - CHUNK_HEADER_BYTES)} record bytes can hold at most ${fmtInt(Math.floor((span - CHUNK_HEADER_BYTES) / layout.minRecordBytes))} records`,
       pos,
       k,
     )

@@ -65,7 +65,7 @@ export interface ChunkPayload {
   compressed: boolean
 }
 
-function overrun(p: ChunkPayload, record: number, at: number): RadError {
+export function overrun(p: ChunkPayload, record: number, at: number): RadError {
   const where = p.compressed ? `byte ${fmtInt(at - p.bytesOffset)} of its decompressed payload` : `byte ${fmtInt(at)}`
   return new RadError(
     'CHUNK_OVERRUN',
@@ -76,7 +76,7 @@ function overrun(p: ChunkPayload, record: number, at: number): RadError {
   )
 }
 
-function underrun(p: ChunkPayload, consumed: number): RadError {
+export function underrun(p: ChunkPayload, consumed: number): RadError {
   const extra = p.bytes.length - consumed
   const at = p.bytesOffset + consumed
   return new RadError(
@@ -89,7 +89,7 @@ function underrun(p: ChunkPayload, consumed: number): RadError {
 }
 
 /** Refuses to allocate for more records than the payload could possibly hold. */
-function checkRecordCount(p: ChunkPayload, layout: RecordLayout): void {
+export function checkRecordCount(p: ChunkPayload, layout: RecordLayout): void {
   if (p.nrec * layout.minRecordBytes > p.bytes.length) {
     throw new RadError(
       'CHUNK_OVERRUN',

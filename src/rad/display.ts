@@ -23,7 +23,8 @@ export function decode2bit(value: number | bigint, len: number): string {
 /** True when a packed value has bits set above its 2·len nucleotide bits. */
 export function widerThan(value: number | bigint, len: number): boolean {
   if (len <= 0 || len >= 64) return false
-  return BigInt(value) >> BigInt(2 * len) !== 0n
+  if (typeof value === 'number') return value >= 2 ** (2 * len)
+  return value >> BigInt(2 * len) !== 0n
 }
 
 /** A barcode/UMI column entry as nucleotides (strings are shown as stored). */
