@@ -1,0 +1,74 @@
+import { memo } from 'react'
+import type { ReactNode } from 'react'
+import { alignmentView, mappingTypeName } from '../rad/display'
+import { columnNumber } from '../rad/columns'
+import type { Semantics } from '../rad/semantics'
+import type { ChunkColumns, Column, Prelude } from '../rad/types'
+import { fmtCount } from './format'
+
+interface Props {
+  record: number
+  alignment: number
+  naln: number
+  r: number
+  cols: ChunkColumns | undefined
+  top: number
+  height: number
+  prelude: Prelude
+  semantics: Semantics
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <span className="field">
+      <span className="field-label">{label}</span> {children}
+    </span>
+  )
+}
+
+/** One alignment of an expanded record: reference, orientation, position, fragment length, mapping type, other tags. */
+export const AlignmentRow = memo(function AlignmentRow(props: Props) {
+  const { record, alignment, naln, r, cols, top, height, prelude, semantics } = props
+  const style = { transform: `translateY(${String(top)}px)`, height }
+  if (!cols) {
+    return (
+      <div role="row" className="row alignment-row pending" data-testid="alignment-row" style={style}>
+        <span className="aln-index">
+          ↳ {alignment + 1}/{naln}
+        </span>
+        <span className="muted">decoding…</span>
+      </div>
+    )
+  }
+  const mt = semantics.mappingType
+  const readType = mt?.level === 'read' ? columnNumber(cols.readColumns[mt.tag] as Column, r) : undefined
+  const aln = alignmentView(cols, (cols.alnStart[r] ?? 0) + alignment, prelude, semantics, readType)
+  return (
+    <div
+      role="row"
+      className="row alignment-row"
+      data-testid="alignment-row"
+      data-record={record}
+      data-alignment={alignment}
+      style={style}
+    >
+      <span className="aln-index">
+        ↳ {alignment + 1}/{naln}
+      </span>
+      {aln.ori !== undefined && <span className={`ori ori-${aln.ori}`}>{aln.ori}</span>}
+      <span className="ref mono" title={aln.refId === undefined ? undefined : `reference id ${String(aln.refId)}`}>
+        {aln.refName}
+      </span>
+      {aln.position !== undefined && <Field label="pos">{fmtCount(aln.position)}</Field>}
+      {aln.fragmentLength !== undefined && <Field label="frag len">{fmtCount(aln.fragmentLength)}</Field>}
+      {mt?.level === 'alignment' && aln.mappingType !== undefined && (
+        <Field label="type">{mappingTypeName(semantics, aln.mappingType)}</Field>
+      )}
+      {aln.other.map(([name, text]) => (
+        <Field key={name} label={name}>
+          <span className="mono">{text}</span>
+        </Field>
+      ))}
+    </div>
+  )
+})

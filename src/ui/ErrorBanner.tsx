@@ -1,0 +1,69 @@
+import { RadError } from '../rad/errors'
+import type { RadErrorCode } from '../rad/errors'
+import type { SessionState } from '../workers/client'
+import { fmtCount } from './format'
+
+const TITLES: Record<RadErrorCode, string> = {
+  NOT_RAD: 'This is not a RAD file',
+  UNSUPPORTED_VERSION: 'This RAD version is not supported',
+  TRUNCATED: 'The file is cut short',
+  BAD_TAG_TYPE: 'A tag has an unknown type',
+  BAD_HEADER: 'The header is damaged',
+  BAD_CHUNK_HEADER: 'A chunk header is damaged',
+  CHUNK_OVERRUN: "A chunk's records run past its end",
+  CHUNK_UNDERRUN: "A chunk's records end before it does",
+  VALUE_TOO_LARGE: 'A value is too large',
+  BAD_VALUE: 'A value is invalid',
+  BAD_CODEC: 'Unknown chunk compression',
+  DECOMPRESS_FAILED: 'A chunk failed to decompress',
+  BAD_SNAPPY: 'The Snappy stream is damaged',
+  READ_FAILED: 'The file could not be read',
+  WORKER_FAILED: 'A background worker stopped',
+  CANCELLED: 'Cancelled',
+}
+
+const HINTS: Partial<Record<RadErrorCode, string>> = {
+  TRUNCATED: 'The file was probably copied or written incompletely (a mapper killed mid-run, a full disk).',
+  READ_FAILED: 'The file may have been moved, changed or deleted since it was opened. Open it again.',
+}
+
+interface Props {
+  error: Error
+  state: SessionState
+}
+
+/** The problem in plain words, naming the byte offset; says what stays browsable. */
+export function ErrorBanner({ error, state }: Props) {
+  const rad = error instanceof RadError ? error : undefined
+  const title = rad ? TITLES[rad.code] : 'Internal error'
+  const hint = rad ? HINTS[rad.code] : 'This is a bug in the viewer, not a problem with your file.'
+  return (
+    <div
+      className="error-banner"
+      role="alert"
+      data-testid="error-banner"
+      data-code={rad?.code ?? 'INTERNAL'}
+      data-offset={rad?.offset === undefined ? undefined : String(rad.offset)}
+    >
+      <div className="error-title">
+        {title}
+        {rad?.offset !== undefined && (
+          <span className="error-where">
+            {' '}
+            at byte {fmtCount(rad.offset)}
+            {rad.chunk !== undefined && <> (chunk {fmtCount(rad.chunk)})</>}
+          </span>
+        )}
+      </div>
+      <div className="error-message">{error.message}</div>
+      {hint && <div className="error-hint">{hint}</div>}
+      {state.opened && (
+        <div className="error-keep">
+          {state.chunks > 0
+            ? `Everything before the problem is shown: ${fmtCount(state.chunks)} intact chunks with ${fmtCount(state.records)} records.`
+            : 'No intact chunk comes before the problem; the header is shown.'}
+        </div>
+      )}
+    </div>
+  )
+}

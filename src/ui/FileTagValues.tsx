@@ -1,0 +1,34 @@
+import { valueText } from '../rad/display'
+import type { Prelude, TagValue } from '../rad/types'
+import { fmtCount } from './format'
+
+const MAX_ELEMENTS = 12
+
+function shortValue(value: TagValue | undefined): string {
+  if (value === undefined) return '—'
+  if (Array.isArray(value) && value.length > MAX_ELEMENTS) {
+    const head = value.slice(0, MAX_ELEMENTS).map(valueText).join(', ')
+    return `[${head}, …] (${fmtCount(value.length)} values)`
+  }
+  return valueText(value)
+}
+
+/** The file-level tag values (long arrays abbreviated). */
+export function FileTagValues({ prelude }: { prelude: Prelude }) {
+  if (prelude.fileTags.length === 0) return null
+  return (
+    <details className="panel-section" open data-testid="file-tag-values">
+      <summary>
+        <h3>File tag values</h3>
+      </summary>
+      <dl className="kvs">
+        {prelude.fileTags.map((tag, i) => (
+          <div className="kv" key={i}>
+            <dt className="mono">{tag.name}</dt>
+            <dd className="mono">{shortValue(prelude.fileTagValues[i])}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
+  )
+}

@@ -1,0 +1,75 @@
+/**
+ * Which row of the record table is which. A browser cannot scroll an element
+ * taller than ~33.5 M px (TanStack Virtual #616), so the table shows a window
+ * of at most WINDOW_RECORDS records (14 M px at 28 px a row) that moves over
+ * the file; expanded records add one row per alignment below them.
+ */
+export const ROW_HEIGHT = 28
+export const WINDOW_RECORDS = 500_000
+
+export type TableItem =
+  { kind: 'record'; record: number } | { kind: 'alignment'; record: number; alignment: number; naln: number }
+
+export interface TableLayout {
+  windowStart: number
+  windowLength: number
+  /** Rows: records of the window plus the alignment rows of expanded ones. */
+  count: number
+  itemAt(i: number): TableItem
+  /** Row of a record (which must be in the window). */
+  rowOf(record: number): number
+}
+
+/** Where a window should start so it holds `record`, as centred as the file allows. */
+export function windowFor(record: number, records: number, size = WINDOW_RECORDS): number {
+  return Math.max(0, Math.min(record - Math.floor(size / 2), records - size))
+}
+
+export function makeLayout(
+  windowStart: number,
+  records: number,
+  expanded: ReadonlyMap<number, number>,
+  size = WINDOW_RECORDS,
+): TableLayout {
+  const windowLength = Math.max(0, Math.min(size, records - windowStart))
+  const end = windowStart + windowLength
+  const recs = [...expanded.keys()].filter((r) => r >= windowStart && r < end).sort((a, b) => a - b)
+  /** rows[j]: row of recs[j]; extra[j]: alignment rows before it. */
+  const rows: number[] = []
+  const extra: number[] = []
+  let added = 0
+  for (const r of recs) {
+    extra.push(added)
+    rows.push(r - windowStart + added)
+    added += expanded.get(r) ?? 0
+  }
+  const itemAt = (i: number): TableItem => {
+    // Last expanded record whose row is at or before i.
+    let lo = 0
+    let hi = rows.length - 1
+    let j = -1
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1
+      if ((rows[mid] ?? 0) <= i) {
+        j = mid
+        lo = mid + 1
+      } else hi = mid - 1
+    }
+    if (j < 0) return { kind: 'record', record: windowStart + i }
+    const r = recs[j] ?? 0
+    const naln = expanded.get(r) ?? 0
+    const at = rows[j] ?? 0
+    if (i === at) return { kind: 'record', record: r }
+    if (i <= at + naln) return { kind: 'alignment', record: r, alignment: i - at - 1, naln }
+    return { kind: 'record', record: windowStart + i - (extra[j] ?? 0) - naln }
+  }
+  const rowOf = (record: number): number => {
+    let before = 0
+    for (const r of recs) {
+      if (r >= record) break
+      before += expanded.get(r) ?? 0
+    }
+    return record - windowStart + before
+  }
+  return { windowStart, windowLength, count: windowLength + added, itemAt, rowOf }
+}

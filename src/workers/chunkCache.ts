@@ -1,0 +1,99 @@
+import { RadError } from '../rad/errors'
+import type { ChunkColumns } from '../rad/types'
+
+/** Rough bytes a decoded chunk holds (typed arrays exactly, plain values estimated). */
+export function chunkBytes(cols: ChunkColumns): number {
+  let n = cols.alnStart.byteLength
+  for (const col of [...cols.readColumns, ...cols.alnColumns]) {
+    n += col.kind === 'values' ? col.values.length * 32 : col.values.byteLength
+  }
+  return n
+}
+
+/**
+ * Decoded chunks, least recently used first out once they exceed a byte
+ * budget. A chunk being decoded is represented by its promise, which every
+ * caller shares, so a chunk is never decoded twice at once. Failed chunks
+ * remember their error (the rows show it) except for cancelled requests.
+ */
+export class ChunkCache {
+  private readonly done = new Map<number, ChunkColumns>()
+  private readonly inFlight = new Map<number, Promise<ChunkColumns>>()
+  private readonly failed = new Map<number, RadError | Error>()
+  private readonly budget: number
+  private readonly onChange: (chunk: number) => void
+  private bytes = 0
+
+  constructor(budgetBytes: number, onChange: (chunk: number) => void) {
+    this.budget = budgetBytes
+    this.onChange = onChange
+  }
+
+  get(chunk: number): ChunkColumns | undefined {
+    const cols = this.done.get(chunk)
+    if (cols) {
+      this.done.delete(chunk)
+      this.done.set(chunk, cols)
+    }
+    return cols
+  }
+
+  has(chunk: number): boolean {
+    return this.done.has(chunk) || this.inFlight.has(chunk) || this.failed.has(chunk)
+  }
+
+  error(chunk: number): RadError | Error | undefined {
+    return this.failed.get(chunk)
+  }
+
+  get byteLength(): number {
+    return this.bytes
+  }
+
+  get size(): number {
+    return this.done.size
+  }
+
+  /** The chunk's columns, loading them with `load` unless cached or already on the way. */
+  load(chunk: number, load: () => Promise<ChunkColumns>): Promise<ChunkColumns> {
+    const cols = this.get(chunk)
+    if (cols) return Promise.resolve(cols)
+    const pending = this.inFlight.get(chunk)
+    if (pending) return pending
+    const promise = load().then(
+      (result) => {
+        this.inFlight.delete(chunk)
+        this.put(chunk, result)
+        this.onChange(chunk)
+        return result
+      },
+      (e: unknown) => {
+        this.inFlight.delete(chunk)
+        if (!(e instanceof RadError && e.code === 'CANCELLED')) {
+          this.failed.set(chunk, e instanceof Error ? e : new Error(String(e)))
+          this.onChange(chunk)
+        }
+        throw e
+      },
+    )
+    this.inFlight.set(chunk, promise)
+    return promise
+  }
+
+  private put(chunk: number, cols: ChunkColumns): void {
+    this.done.set(chunk, cols)
+    this.bytes += chunkBytes(cols)
+    for (const [k, old] of this.done) {
+      if (this.bytes <= this.budget || this.done.size <= 1) break
+      this.done.delete(k)
+      this.bytes -= chunkBytes(old)
+    }
+  }
+
+  clear(): void {
+    this.done.clear()
+    this.inFlight.clear()
+    this.failed.clear()
+    this.bytes = 0
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * The main thread's handle on one open file (ARCHITECTURE §5.3). It never
+ * reads the file's bytes: it hands the File to an index worker (prelude +
+ * chunk walk) and to a pool of decode workers, and keeps the streamed index
+ * and a cache of decoded chunks. dispose() terminates every worker, which is
+ * the only guarantee that nothing from a replaced file keeps running.
+ */
+import { proxy, wrap } from 'comlink'
+import type { Remote } from 'comlink'
+import './comlinkErrors'
+import type { ChunkIndex } from '../rad/chunkIndex'
+import { RadError } from '../rad/errors'
+import { inferSemantics } from '../rad/semantics'
+import type { Semantics } from '../rad/semantics'
+import type { ChunkColumns, NbytesConvention } from '../rad/types'
+import { ChunkCache } from './chunkCache'
+import { DecodePool, poolSize } from './decodePool'
+import { IndexStore } from './indexStore'
+import type { IndexApi, OpenedFile, ScanEvents, ScanProgress, ScanSummary } from './protocol'
+
+export type { OpenedFile, ScanProgress, ScanSummary } from './protocol'
+export type { IndexStore } from './indexStore'
+
+export type SessionPhase = 'opening' | 'indexing' | 'done' | 'error'
+
+export interface SessionState {
+  phase: SessionPhase
+  fileName: string
+  fileSize: number
+  opened: OpenedFile | undefined
+  semantics: Semantics | undefined
+  progress: ScanProgress | undefined
+  /** Chunks and records indexed so far (what can be browsed). */
+  chunks: number
+  records: number
+  convention: NbytesConvention | undefined
+  summary: ScanSummary | undefined
+  /** True when the user stopped the indexing; the chunks found stay browsable. */
+  cancelled: boolean
+  /** The problem; when `opened` is set, everything indexed before it stays browsable. */
+  error: RadError | Error | undefined
+  /** Worker failures and the like, in plain words. */
+  notices: string[]
+}
+
+export interface SessionOptions {
+  /** Byte budget of the decoded-chunk cache. */
+  cacheBytes?: number
+  decodeWorkers?: number
+}
+
+const DEFAULT_CACHE_BYTES = 256 << 20
+/** Queued decode requests older than this many `want` calls are dropped. */
+const STALE_WANTS = 8
+
+let nextJob = 1
+
+export class RadSession {
+  readonly id: number
+  readonly file: File
+  readonly index = new IndexStore()
+  private state: SessionState
+  private readonly listeners = new Set<() => void>()
+  private readonly dataListeners = new Set<() => void>()
+  private dataVersion = 0
+  private readonly indexWorker: Worker
+  private readonly indexApi: Remote<IndexApi>
+  private indexRunning = true
+  private readonly pool: DecodePool
+  private readonly cache: ChunkCache
+  private wantEpoch = 0
+  private readonly wantedAt = new Map<number, number>()
+  private disposed = false
+
+  constructor(file: File, opts: SessionOptions = {}) {
+    this.id = nextJob++
+    this.file = file
+    this.state = {
+      phase: 'opening',
+      fileName: file.name,
+      fileSize: file.size,
+      opened: undefined,
+      semantics: undefined,
+      progress: undefined,
+      chunks: 0,
+      records: 0,
+      convention: undefined,
+      summary: undefined,
+      cancelled: false,
+      error: undefined,
+      notices: [],
+    }
+    this.cache = new ChunkCache(opts.cacheBytes ?? DEFAULT_CACHE_BYTES, () => {
+      this.bumpData()
+    })
+    this.pool = new DecodePool(file, {
+      size: opts.decodeWorkers ?? poolSize(navigator.hardwareConcurrency),
+      createWorker: () =>
+        new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module', name: 'rad-decode' }),
+      onWorkerFailed: (message) => {
+        this.update({ notices: [...this.state.notices, message] })
+      },
+    })
+    this.indexWorker = new Worker(new URL('./index.worker.ts', import.meta.url), { type: 'module', name: 'rad-index' })
+    this.indexWorker.addEventListener('error', (ev) => {
+      ev.preventDefault()
+      this.finishIndex(new RadError('WORKER_FAILED', `the index worker stopped: ${ev.message || 'it crashed'}`))
+    })
+    this.indexApi = wrap<IndexApi>(this.indexWorker)
+    this.startScan()
+  }
+
+  private startScan(): void {
+    const events: ScanEvents = {
+      opened: (opened) => {
+        if (this.disposed) return
+        this.pool.open(opened.prelude, opened.container)
+        this.update({ opened, semantics: inferSemantics(opened.prelude), phase: 'indexing' })
+      },
+      index: (added: ChunkIndex, convention) => {
+        if (this.disposed) return
+        this.index.append(added)
+        this.pool.setConvention(convention)
+        this.update({ chunks: this.index.count, records: this.index.records, convention })
+      },
+      progress: (progress) => {
+        if (!this.disposed) this.update({ progress })
+      },
+    }
+    this.indexApi.scan(this.file, this.id, proxy(events)).then(
+      (summary) => {
+        this.finishIndex(summary.error ? RadError.fromData(summary.error) : undefined, summary)
+      },
+      (e: unknown) => {
+        this.finishIndex(e instanceof Error ? e : new Error(String(e)))
+      },
+    )
+  }
+
+  private finishIndex(error: Error | undefined, summary?: ScanSummary): void {
+    if (this.disposed || !this.indexRunning) return
+    this.indexRunning = false
+    // The index worker's job is over: free its memory at once.
+    this.indexWorker.terminate()
+    this.update({
+      phase: error ? 'error' : 'done',
+      error,
+      summary,
+      cancelled: summary?.cancelled ?? false,
+      chunks: this.index.count,
+      records: this.index.records,
+    })
+  }
+
+  private update(patch: Partial<SessionState>): void {
+    this.state = { ...this.state, ...patch }
+    for (const l of this.listeners) l()
+  }
+
+  private bumpData(): void {
+    if (this.disposed) return
+    this.dataVersion++
+    for (const l of this.dataListeners) l()
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  readonly getState = (): SessionState => this.state
+
+  /** For components that show decoded rows: notified whenever a chunk arrives or fails. */
+  readonly subscribeData = (listener: () => void): (() => void) => {
+    this.dataListeners.add(listener)
+    return () => this.dataListeners.delete(listener)
+  }
+
+  readonly getDataVersion = (): number => this.dataVersion
+
+  getChunk(chunk: number): ChunkColumns | undefined {
+    return this.cache.get(chunk)
+  }
+
+  chunkError(chunk: number): Error | undefined {
+    return this.cache.error(chunk)
+  }
+
+  /**
+   * What the screen needs now: `visible` chunks first, then `prefetch`.
+   * Requests from earlier calls sink below these and are eventually dropped.
+   */
+  want(visible: readonly number[], prefetch: readonly number[] = []): void {
+    if (this.disposed) return
+    const epoch = ++this.wantEpoch
+    const ask = (chunk: number, priority: number): void => {
+      if (chunk < 0 || chunk >= this.index.count) return
+      this.wantedAt.set(chunk, epoch)
+      if (this.pool.reprioritize(chunk, priority) || this.cache.has(chunk)) return
+      const req = { chunk, offset: this.index.offset(chunk), nbytes: this.index.nbytes(chunk) }
+      this.cache
+        .load(chunk, () => this.pool.request(req, priority))
+        .catch(() => {
+          // Shown in the rows through chunkError(); CANCELLED ones are asked for again.
+        })
+    }
+    visible.forEach((chunk, i) => {
+      ask(chunk, -4 * epoch - 2 + i / (visible.length + 1))
+    })
+    prefetch.forEach((chunk) => {
+      ask(chunk, -4 * epoch)
+    })
+    this.pool.drop((chunk) => (this.wantedAt.get(chunk) ?? 0) > epoch - STALE_WANTS)
+    if (this.wantedAt.size > 4096) {
+      for (const [chunk, at] of this.wantedAt) if (at <= epoch - STALE_WANTS) this.wantedAt.delete(chunk)
+    }
+  }
+
+  /** Stops indexing; every chunk found so far stays browsable. */
+  cancel(): void {
+    if (!this.indexRunning || this.disposed) return
+    void this.indexApi.cancel(this.id)
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed
+  }
+
+  /** Terminates every worker of this file and forgets its data. */
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    this.indexRunning = false
+    this.indexWorker.terminate()
+    this.pool.dispose()
+    this.cache.clear()
+    this.listeners.clear()
+    this.dataListeners.clear()
+  }
+}
+
+/** Opens a dropped or chosen file: workers start at once; nothing is read on this thread. */
+export function openRadFile(file: File, opts?: SessionOptions): RadSession {
+  return new RadSession(file, opts)
+}

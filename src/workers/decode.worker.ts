@@ -1,0 +1,30 @@
+// Thin Comlink entry of a decode worker: the work is decodeBatch().
+import { expose, transfer } from 'comlink'
+import './comlinkErrors'
+import { BlobSource } from '../io/blobSource'
+import { openSource } from '../io/readPrelude'
+import { decodeBatch, makeDecoder } from './decodeBatch'
+import type { Decoder } from './decodeBatch'
+import type { DecodeApi } from './protocol'
+import { chunkBuffers } from './transfer'
+
+let ready: Promise<Decoder> | undefined
+
+const api: DecodeApi = {
+  open(file, prelude, container) {
+    ready = (async () => {
+      const blob = new BlobSource(file)
+      // A .sz file is unwrapped again here: offsets in the index are positions in the RAD stream.
+      const source = container === 'snappy-framed' ? (await openSource(blob)).source : blob
+      return makeDecoder(source, prelude)
+    })()
+    return ready.then(() => undefined)
+  },
+  async decode(batch, convention) {
+    if (!ready) throw new Error('internal: decode worker used before open()')
+    const chunks = await decodeBatch(await ready, batch, convention)
+    return transfer(chunks, chunkBuffers(chunks))
+  },
+}
+
+expose(api)

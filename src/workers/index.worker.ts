@@ -1,0 +1,34 @@
+// Thin Comlink entry of the index worker: the work is scanFile().
+import { expose, transfer } from 'comlink'
+import type { Remote } from 'comlink'
+import './comlinkErrors'
+import type { ScanEvents, ScanSummary } from './protocol'
+import { scanFile } from './scanFile'
+
+const jobs = new Map<number, AbortController>()
+
+/** IndexApi as the worker sees it: the callbacks are remote, so each call returns a promise. */
+const api = {
+  async scan(file: Blob, jobId: number, events: Remote<ScanEvents>): Promise<ScanSummary> {
+    const controller = new AbortController()
+    jobs.set(jobId, controller)
+    try {
+      return await scanFile(
+        file,
+        {
+          opened: (opened) => events.opened(opened),
+          index: (added, convention, buffers) => events.index(transfer(added, buffers), convention),
+          progress: (p) => events.progress(p),
+        },
+        controller.signal,
+      )
+    } finally {
+      jobs.delete(jobId)
+    }
+  },
+  cancel(jobId: number): void {
+    jobs.get(jobId)?.abort()
+  },
+}
+
+expose(api)

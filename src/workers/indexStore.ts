@@ -1,0 +1,83 @@
+import { chunkForRecord } from '../rad/chunkIndex'
+import type { ChunkIndex } from '../rad/chunkIndex'
+
+/**
+ * The chunk index on the main thread, kept as the exact-size slices the index
+ * worker streams (24 bytes per chunk, nothing copied or doubled). Lookups
+ * binary-search the slice, then the entry.
+ */
+export class IndexStore {
+  private readonly slices: ChunkIndex[] = []
+  /** Number of the first chunk of each slice. */
+  private readonly starts: number[] = []
+  count = 0
+  records = 0
+
+  append(slice: ChunkIndex): void {
+    if (slice.count === 0) return
+    this.slices.push(slice)
+    this.starts.push(this.count)
+    this.count += slice.count
+    const last = slice.count - 1
+    this.records = (slice.firstRecord[last] ?? 0) + (slice.nrec[last] ?? 0)
+  }
+
+  private sliceOf(chunk: number): number {
+    let lo = 0
+    let hi = this.starts.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1
+      if ((this.starts[mid] ?? 0) <= chunk) lo = mid
+      else hi = mid - 1
+    }
+    return lo
+  }
+
+  private at(chunk: number): [ChunkIndex, number] | undefined {
+    if (chunk < 0 || chunk >= this.count) return undefined
+    const s = this.sliceOf(chunk)
+    const slice = this.slices[s]
+    return slice ? [slice, chunk - (this.starts[s] ?? 0)] : undefined
+  }
+
+  offset(chunk: number): number {
+    const hit = this.at(chunk)
+    return hit ? (hit[0].offset[hit[1]] ?? 0) : 0
+  }
+
+  nbytes(chunk: number): number {
+    const hit = this.at(chunk)
+    return hit ? (hit[0].nbytes[hit[1]] ?? 0) : 0
+  }
+
+  nrec(chunk: number): number {
+    const hit = this.at(chunk)
+    return hit ? (hit[0].nrec[hit[1]] ?? 0) : 0
+  }
+
+  firstRecord(chunk: number): number {
+    const hit = this.at(chunk)
+    return hit ? (hit[0].firstRecord[hit[1]] ?? 0) : 0
+  }
+
+  /** The chunk holding global record `record`, or -1. */
+  chunkOf(record: number): number {
+    if (record < 0 || record >= this.records) return -1
+    let lo = 0
+    let hi = this.slices.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1
+      if ((this.slices[mid]?.firstRecord[0] ?? 0) <= record) lo = mid
+      else hi = mid - 1
+    }
+    const slice = this.slices[lo]
+    if (!slice) return -1
+    const k = chunkForRecord(slice, record)
+    return k < 0 ? -1 : k + (this.starts[lo] ?? 0)
+  }
+
+  /** Bytes held, for the "index memory" figure. */
+  get byteLength(): number {
+    return this.count * 24
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The whole contract between the main thread and the workers
+ * (ARCHITECTURE §5.3). Only plain data crosses: the File handle and small
+ * numbers go in; the prelude, index slices and decoded chunk columns (typed
+ * arrays, transferred) come out. No class instance crosses except RadError,
+ * which comlinkErrors.ts rebuilds on the other side.
+ */
+import type { ChunkIndex } from '../rad/chunkIndex'
+import type { RadErrorData } from '../rad/errors'
+import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
+
+/** What the index worker learns as soon as the prelude is read. */
+export interface OpenedFile {
+  prelude: Prelude
+  /** 'snappy-framed' when the file was a whole-file Snappy stream (.sz). */
+  container: 'none' | 'snappy-framed'
+  /** Size of the file itself. */
+  fileSize: number
+  /** Size of the RAD stream (differs from fileSize for .sz). */
+  sourceSize: number
+}
+
+export interface ScanProgress {
+  bytesScanned: number
+  bytesTotal: number
+  chunks: number
+  records: number
+  elapsedMs: number
+}
+
+/** Callbacks the index worker calls while it scans (passed as a Comlink.proxy). */
+export interface ScanEvents {
+  opened(file: OpenedFile): void
+  /** New index entries since the last call; buffers are transferred. */
+  index(added: ChunkIndex, convention: NbytesConvention): void
+  progress(p: ScanProgress): void
+}
+
+export interface ScanSummary {
+  chunks: number
+  records: number
+  convention: NbytesConvention
+  /** End of the last good chunk. */
+  endOffset: number
+  /** The first problem in the chunk walk; every chunk before it is indexed. */
+  error: RadErrorData | undefined
+  warnings: string[]
+  cancelled: boolean
+  elapsedMs: number
+}
+
+export interface IndexApi {
+  /** Reads the prelude and walks every chunk header. Prelude errors reject (as RadError). */
+  scan(file: Blob, jobId: number, events: ScanEvents): Promise<ScanSummary>
+  /** Stops scan `jobId` at its next read; the chunks found so far stay indexed. */
+  cancel(jobId: number): void
+}
+
+/** One chunk to decode, located by the index. */
+export interface ChunkRequest {
+  chunk: number
+  offset: number
+  nbytes: number
+}
+
+export interface DecodeApi {
+  /** Called once per worker; every decode call waits for it. */
+  open(file: Blob, prelude: Prelude, container: OpenedFile['container']): Promise<void>
+  /**
+   * Decodes chunks that lie back to back in the file with one read. Returns
+   * one ChunkColumns per request, in order; when chunk k > 0 of the batch is
+   * bad, returns the k good ones before it (the caller asks again for the
+   * rest), and when the first one is bad, throws its RadError.
+   */
+  decode(batch: ChunkRequest[], convention: NbytesConvention): Promise<ChunkColumns[]>
+}
