@@ -1,6 +1,6 @@
 import { Cursor } from './cursor'
 import { RadError, fmtInt, truncatedError } from './errors'
-import { sniffForeignFormat } from './sniff'
+import { SNAPPY_STREAM_ID, sniffForeignFormat } from './sniff'
 import { readTagSection, readValue, describeType } from './tags'
 import { TYPE_ID } from './types'
 import type { Codec, Prelude, TagDesc, TagValue } from './types'
@@ -27,6 +27,14 @@ function readVersion(cur: Cursor): [number, number, number] {
   if (head.length < 8 && cur.end < cur.fileSize) cur.need(8)
   if (head.length < 8 && head.length > 0 && RAD_MAGIC.subarray(0, head.length).every((b, i) => head[i] === b)) {
     cur.need(8) // a cut-off "RAD_FILE": truncated, not foreign
+  }
+  const whole = cur.bytes.length === cur.fileSize
+  if (
+    whole &&
+    cur.fileSize < SNAPPY_STREAM_ID.length &&
+    SNAPPY_STREAM_ID.subarray(0, cur.fileSize).every((b, i) => cur.bytes[i] === b)
+  ) {
+    cur.need(SNAPPY_STREAM_ID.length) // a cut-off Snappy stream identifier (.sz): truncated, not foreign
   }
   if (head.length === 8 && hasMagic(head)) {
     cur.skip(8)
