@@ -1,7 +1,7 @@
-import { recordLayout } from '../rad/chunk'
-import { checkChunk, makeCheckPlan } from '../rad/valueChecks'
+import { makeCheckPlan } from '../rad/valueChecks'
+import { integrityStatus } from '../rad/integrity'
 import { columnValue } from '../rad/columns'
-import { chunkPayload, decodeChunk } from '../rad/decodeChunk'
+import { decodeChunk } from '../rad/decodeChunk'
 import { canonicalJson } from '../rad/display'
 import { RadError } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
@@ -29,32 +29,14 @@ function fileTagValues(prelude: Prelude): Record<string, unknown> {
   return out
 }
 
-function failWith(scan: ScanResult): RadError | undefined {
-  return scan.error ? RadError.fromData(scan.error) : undefined
-}
-
-/** Walks every chunk, checking its records; returns the scan and the alignment total. */
-async function checkAll(source: ByteSource, prelude: Prelude): Promise<[ScanResult, number]> {
-  const layout = recordLayout(prelude)
-  const plan = makeCheckPlan(prelude, inferSemantics(prelude))
-  let alignments = 0
-  let convention: ScanResult['convention'] | undefined
-  const scan = await walkChunks(source, prelude, {
-    onIndex: (_added, c) => {
-      convention = c
-    },
-    onChunk: (bytes, offset, chunk) => {
-      const p = chunkPayload(bytes, offset, chunk, prelude.codec, convention ?? 'header-inclusive')
-      alignments += checkChunk(p, layout, plan)
-      return undefined
-    },
-  })
-  return [scan, alignments]
+/** Walks every chunk, checking its records in place; returns the scan (with alignment total). */
+function checkAll(source: ByteSource, prelude: Prelude): Promise<ScanResult> {
+  return walkChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
 }
 
 export async function runInfo(file: ByteSource, out: Output): Promise<number> {
   const { source, prelude, container } = await openRad(file)
-  const [scan, alignments] = await checkAll(source, prelude)
+  const scan = await checkAll(source, prelude)
   const sem = inferSemantics(prelude)
   const info: Record<string, unknown> = {
     file: file.name,
@@ -71,24 +53,25 @@ export async function runInfo(file: ByteSource, out: Output): Promise<number> {
     nbytes_convention: scan.convention,
     chunks: scan.index.count,
     records: scan.records,
-    alignments,
+    alignments: scan.alignments,
     assay: sem.assay,
-    warnings: [...prelude.warnings, ...sem.warnings, ...scan.warnings],
+    integrity: integrityStatus(scan.issues, true),
+    issues: scan.issues,
+    warnings: [...sem.warnings, ...scan.warnings],
   }
   if (scan.error) info.error = scan.error
   out.write(`${JSON.stringify(info, null, 2)}\n`)
-  return scan.error ? 1 : 0
+  return scan.issues.some((i) => i.severity === 'error') ? 1 : 0
 }
 
 export async function runValidate(file: ByteSource, out: Output): Promise<number> {
   const { source, prelude } = await openRad(file)
-  const [scan, alignments] = await checkAll(source, prelude)
-  const error = failWith(scan)
-  if (error) throw error
+  const scan = await checkAll(source, prelude)
+  for (const w of scan.warnings) process.stderr.write(`warning: ${w}\n`)
+  if (reportErrors(scan) !== 0) return 1
   out.write(
-    `ok: ${String(scan.index.count)} chunks, ${String(scan.records)} records, ${String(alignments)} alignments\n`,
+    `ok: ${String(scan.index.count)} chunks, ${String(scan.records)} records, ${String(scan.alignments ?? 0)} alignments\n`,
   )
-  for (const w of [...prelude.warnings, ...scan.warnings]) process.stderr.write(`warning: ${w}\n`)
   return 0
 }
 
@@ -122,13 +105,9 @@ async function eachChunk(
   emit: (cols: ChunkColumns, firstRecord: number, prelude: Prelude) => void,
 ): Promise<number> {
   const { source, prelude } = await openRad(file)
-  let convention: ScanResult['convention'] = 'header-inclusive'
   let records = 0
   const scan = await walkChunks(source, prelude, {
-    onIndex: (_added, c) => {
-      convention = c
-    },
-    onChunk: async (bytes, offset, chunk) => {
+    onChunk: async (bytes, offset, chunk, convention) => {
       if (only !== undefined && chunk < only) {
         records += new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true)
         return false
@@ -140,18 +119,24 @@ async function eachChunk(
       return only !== undefined
     },
   })
-  const error = failWith(scan)
-  if (only !== undefined && !error && scan.index.count <= only) {
+  if (only !== undefined && !scan.error && scan.index.count <= only) {
     throw new RadError(
       'BAD_VALUE',
       `there is no chunk ${String(only)}: the file has ${String(scan.index.count)} chunks`,
     )
   }
-  if (error) {
-    await out.flush()
-    throw error
+  await out.flush()
+  return reportErrors(scan)
+}
+
+/** Prints every error of a scan as `error at byte OFFSET (chunk K): MESSAGE`; 1 if any. */
+function reportErrors(scan: ScanResult): number {
+  const errors = scan.issues.filter((i) => i.severity === 'error')
+  for (const e of errors) {
+    const chunk = e.chunk !== undefined ? ` (chunk ${String(e.chunk)})` : ''
+    process.stderr.write(`error at byte ${String(e.offset ?? 0)}${chunk}: ${e.message}\n`)
   }
-  return 0
+  return errors.length > 0 ? 1 : 0
 }
 
 export function runDump(file: ByteSource, out: Output, only: number | undefined): Promise<number> {

@@ -25,11 +25,15 @@ export const RAD_ERROR_CODES = [
 
 export type RadErrorCode = (typeof RAD_ERROR_CODES)[number]
 
+/** Which part of the file a problem lies in (for the integrity report). */
+export type FilePart = 'prelude' | 'file-tag-values' | 'chunk-header' | 'chunk-records' | 'after-chunks'
+
 export interface RadErrorData {
   code: RadErrorCode
   message: string
   offset?: number
   chunk?: number
+  part?: FilePart
 }
 
 export class RadError extends Error {
@@ -39,28 +43,36 @@ export class RadError extends Error {
   readonly offset: number | undefined
   /** Chunk number the problem belongs to, when it belongs to one. */
   readonly chunk: number | undefined
+  readonly part: FilePart | undefined
 
-  constructor(code: RadErrorCode, message: string, offset?: number, chunk?: number) {
+  constructor(code: RadErrorCode, message: string, offset?: number, chunk?: number, part?: FilePart) {
     super(message)
     this.code = code
     this.offset = offset
     this.chunk = chunk
+    this.part = part
   }
 
   /** The same error, attributed to a chunk (keeps code, offset, message). */
   inChunk(chunk: number): RadError {
-    return this.chunk === chunk ? this : new RadError(this.code, this.message, this.offset, chunk)
+    return this.chunk === chunk ? this : new RadError(this.code, this.message, this.offset, chunk, this.part)
+  }
+
+  /** The same error, placed in a part of the file unless it already is. */
+  inPart(part: FilePart): RadError {
+    return this.part !== undefined ? this : new RadError(this.code, this.message, this.offset, this.chunk, part)
   }
 
   toData(): RadErrorData {
     const data: RadErrorData = { code: this.code, message: this.message }
     if (this.offset !== undefined) data.offset = this.offset
     if (this.chunk !== undefined) data.chunk = this.chunk
+    if (this.part !== undefined) data.part = this.part
     return data
   }
 
   static fromData(data: RadErrorData): RadError {
-    return new RadError(data.code, data.message, data.offset, data.chunk)
+    return new RadError(data.code, data.message, data.offset, data.chunk, data.part)
   }
 }
 

@@ -127,7 +127,14 @@ function codecOf(fileTags: readonly TagDesc[], values: readonly TagValue[], valu
  * the file exists, `RadError` for anything wrong with the bytes.
  */
 export function parsePrelude(bytes: Uint8Array, fileSize: number): Prelude {
-  const cur = new Cursor(bytes, 0, fileSize)
+  try {
+    return parsePreludeParts(new Cursor(bytes, 0, fileSize))
+  } catch (e) {
+    throw e instanceof RadError ? e.inPart('prelude') : e
+  }
+}
+
+function parsePreludeParts(cur: Cursor): Prelude {
   const warnings: string[] = []
   const [major, minor, extLen] = readVersion(cur)
   const versioned = major >= 2
@@ -147,7 +154,12 @@ export function parsePrelude(bytes: Uint8Array, fileSize: number): Prelude {
   const readTags = readTagSection(cur, 'read', versioned, warnings)
   const alnTags = readTagSection(cur, 'alignment', versioned, warnings)
   const tagValuesOffset = cur.pos
-  const fileTagValues = readFileTagValues(cur, fileTags)
+  let fileTagValues: TagValue[]
+  try {
+    fileTagValues = readFileTagValues(cur, fileTags)
+  } catch (e) {
+    throw e instanceof RadError ? e.inPart('file-tag-values') : e
+  }
   const codec = codecOf(fileTags, fileTagValues, tagValuesOffset)
   if (numChunks === 0) {
     warnings.push(

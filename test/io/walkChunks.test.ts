@@ -53,7 +53,9 @@ describe('chunk index', () => {
     const chunks = [{ records: [] }, spec.chunks![0]!, { records: [] }, spec.chunks![1]!, spec.chunks![2]!, {}]
     const r = await readRad(buildRad({ ...spec, chunks }).bytes)
     expect(Array.from(r.scan.index.nrec)).toEqual([0, 2, 0, 2, 2, 0])
-    expect([0, 1, 2, 3, 4, 5, 6, -1].map((rec) => chunkForRecord(r.scan.index, rec))).toEqual([1, 1, 3, 3, 4, 4, -1, -1])
+    expect([0, 1, 2, 3, 4, 5, 6, -1].map((rec) => chunkForRecord(r.scan.index, rec))).toEqual([
+      1, 1, 3, 3, 4, 4, -1, -1,
+    ])
   })
 
   it('indexes more than 1024 chunks (the builder grows) and reports progress', async () => {
@@ -97,21 +99,19 @@ describe('chunk index', () => {
     expect(scan.warnings).toEqual([])
   })
 
-  it('onChunk gets each whole chunk, and learns the convention (onIndex) before chunk 0', async () => {
+  it('onChunk gets each whole chunk together with the nbytes convention', async () => {
     const { bytes, layout } = buildRad({ ...numbered(3, 2), nbytes: 'payload-only' })
     const { source, prelude } = await open(bytes)
     const events: string[] = []
     await walkChunks(source, prelude, {
-      onIndex: (added, convention) => events.push(`index ${added.count} ${convention}`),
-      onChunk: (b, offset, k) => {
-        events.push(`chunk ${k} at ${offset} (${b.length} bytes)`)
+      onChunk: (b, offset, k, convention) => {
+        events.push(`chunk ${k} at ${offset} (${b.length} bytes) ${convention}`)
         expect(Array.from(b)).toEqual(Array.from(bytes.subarray(offset, offset + (layout.chunks[k]?.span ?? 0))))
         return undefined
       },
     })
-    expect(events[0]).toBe('index 0 payload-only')
-    expect(events[1]).toBe(`chunk 0 at ${layout.firstChunkOffset} (${layout.chunks[0]?.span} bytes)`)
-    expect(events.filter((e) => e.startsWith('chunk'))).toHaveLength(3)
+    expect(events[0]).toBe(`chunk 0 at ${layout.firstChunkOffset} (${layout.chunks[0]?.span} bytes) payload-only`)
+    expect(events).toHaveLength(3)
   })
 })
 
@@ -144,7 +144,8 @@ describe('num_chunks (§1.4)', () => {
     const second = buildRad({ ...numbered(1, 1), v2: true }).bytes
     const r = await readRad(buildRad({ ...numbered(2, 1), trailing: second }).bytes)
     expect(r.scan.index.count).toBe(2)
-    expect(r.scan.warnings.join()).toMatch(new RegExp(`a second RAD file starts at byte ${first.length}`))
+    expect(r.scan.warnings.join()).toMatch(new RegExp(`a second RAD file seems to start at byte ${first.length}`))
+    expect(r.scan.issues.map((i) => i.kind)).toContain('concatenated')
   })
 })
 
