@@ -64,12 +64,17 @@ export class SparseSource implements ByteSource {
     for (const p of this.patterns) {
       const from = Math.max(offset, p.offset)
       const to = Math.min(end, p.offset + p.length)
+      if (from >= to) continue
+      // One period by hand, then doubling copies (each a whole number of periods).
       const u = p.unit.length
-      for (let at = from; at < to; ) {
-        const phase = (at - p.offset) % u
-        const take = Math.min(u - phase, to - at)
-        out.set(p.unit.subarray(phase, phase + take), at - offset)
-        at += take
+      const start = from - offset
+      const n = to - from
+      const phase = (from - p.offset) % u
+      for (let i = 0; i < Math.min(u, n); i++) out[start + i] = p.unit[(phase + i) % u] ?? 0
+      for (let filled = Math.min(u, n); filled < n;) {
+        const len = Math.min(filled, n - filled)
+        out.copyWithin(start + filled, start, start + len)
+        filled += len
       }
     }
     for (const r of this.regions) {
