@@ -13,6 +13,8 @@ import { openRad } from '../io/openRad'
 import { walkChunks } from '../io/walkChunks'
 import type { ScanResult } from '../io/walkChunks'
 import type { Output } from './output'
+import { planSalvage } from '../io/salvage'
+import { open as openFile } from 'node:fs/promises'
 
 function tagJson(tag: TagDesc): Record<string, unknown> {
   const out: Record<string, unknown> = { name: tag.name, type: describeType(tag.type), role: tag.role.kind }
@@ -159,4 +161,31 @@ export async function runView(file: ByteSource, out: Output, header: boolean): P
     const lines = viewLines(cols, first, prelude, sem)
     if (lines.length > 0) out.write(`${lines.join('\n')}\n`)
   })
+}
+
+const COPY_BLOCK = 16 << 20
+
+/** `salvage IN OUT`: writes the prelude and every intact chunk, num_chunks corrected (issue 5). */
+export async function runSalvage(file: ByteSource, outPath: string, out: Output): Promise<number> {
+  const { source, prelude } = await openRad(file)
+  const scan = await checkAll(source, prelude)
+  const plan = await planSalvage(source, prelude, scan.index, scan.convention, scan.issues)
+  const target = await openFile(outPath, 'w')
+  try {
+    await target.write(plan.head)
+    for (const [start, end] of plan.ranges) {
+      for (let at = start; at < end; at += COPY_BLOCK) {
+        await target.write(await source.read(at, Math.min(COPY_BLOCK, end - at)))
+      }
+    }
+  } finally {
+    await target.close()
+  }
+  const dropped = plan.droppedChunks.length > 0 ? `; dropped damaged chunks ${plan.droppedChunks.join(', ')}` : ''
+  const problems = scan.issues.filter((i) => i.severity === 'error').length
+  out.write(
+    `wrote ${outPath}: ${String(plan.keptChunks)} chunks, ${String(plan.keptRecords)} records, ${String(plan.bytes)} bytes` +
+      `${dropped} (${String(problems)} problem${problems === 1 ? '' : 's'} in the input)\n`,
+  )
+  return 0
 }

@@ -1,6 +1,6 @@
 import { RadError } from '../rad/errors'
 import { NodeFileSource } from './nodeFileSource'
-import { runDump, runInfo, runValidate, runView } from './commands'
+import { runDump, runInfo, runSalvage, runValidate, runView } from './commands'
 import { Output } from './output'
 
 const USAGE = `usage: node bin/rad.mjs COMMAND FILE [options]
@@ -10,12 +10,14 @@ commands:
   dump FILE [--chunk N]   JSON Lines, one object per record (raw tag values)
   view FILE [-H]          one line per alignment, like \`alevin-fry view\` (-H: reference list first)
   validate FILE           check every chunk; exit 0 when the file is sound, 1 otherwise
+  salvage IN OUT          write the valid part of IN to OUT: the prelude and every intact chunk, num_chunks corrected
 
 Files may be plain RAD, chunk-compressed (lz4/zstd) or Snappy-framed (.sz).`
 
 interface Args {
   command: string
   file: string
+  output: string | undefined
   chunk: number | undefined
   header: boolean
 }
@@ -37,9 +39,10 @@ function parseArgs(argv: string[]): Args | string {
       positional.push(arg)
     }
   }
-  const [command, file] = positional
-  if (command === undefined || file === undefined || positional.length > 2) return USAGE
-  return { command, file, chunk, header }
+  const [command, file, output] = positional
+  const arity = command === 'salvage' ? 3 : 2
+  if (command === undefined || file === undefined || positional.length !== arity) return USAGE
+  return { command, file, output, chunk, header }
 }
 
 async function run(args: Args, out: Output): Promise<number> {
@@ -54,6 +57,8 @@ async function run(args: Args, out: Output): Promise<number> {
         return await runView(source, out, args.header)
       case 'validate':
         return await runValidate(source, out)
+      case 'salvage':
+        return await runSalvage(source, args.output ?? '', out)
       default:
         process.stderr.write(`unknown command "${args.command}"\n${USAGE}\n`)
         return 2

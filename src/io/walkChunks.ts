@@ -277,10 +277,11 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
       if (pos === size) {
         throw new RadError(
           'TRUNCATED',
-          `file ends after ${fmtInt(k)} of the ${fmtInt(prelude.numChunks)} chunks that num_chunks declares (at byte ${fmtInt(pos)})`,
+          `file ends after ${fmtInt(k)} of the ${fmtInt(prelude.numChunks)} chunks that num_chunks declares (at byte ${fmtInt(pos)}): ` +
+            'the file was cut at a chunk boundary, or num_chunks is wrong',
           pos,
           k,
-          'chunk-header',
+          'after-chunks',
         )
       }
       const view = await header(k)

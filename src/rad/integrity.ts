@@ -56,8 +56,10 @@ const KIND_OF_CODE: Partial<Record<RadErrorCode, IssueKind>> = {
 
 /** An error found while reading, as a report line. */
 export function issueFromError(e: RadError): IntegrityIssue {
+  // Running out of file exactly after a whole chunk: num_chunks promised more.
+  const short = e.code === 'TRUNCATED' && e.part === 'after-chunks'
   const issue: IntegrityIssue = {
-    kind: KIND_OF_CODE[e.code] ?? 'corrupt-chunk',
+    kind: short ? 'num-chunks-too-large' : (KIND_OF_CODE[e.code] ?? 'corrupt-chunk'),
     severity: 'error',
     message: e.message,
     code: e.code,

@@ -1,0 +1,67 @@
+import { chunkSpan } from '../rad/chunk'
+import type { ChunkIndex } from '../rad/chunkIndex'
+import type { IntegrityIssue } from '../rad/integrity'
+import type { NbytesConvention, Prelude } from '../rad/types'
+import type { ByteSource } from './byteSource'
+
+/**
+ * What "save the valid part" writes (issue 5): the prelude with `num_chunks`
+ * set to the number of chunks kept, then every intact chunk, byte for byte.
+ * Ranges are positions in the source, so a browser can assemble the file from
+ * `Blob.slice`s without reading it, and the CLI can stream it.
+ */
+export interface SalvagePlan {
+  /** Prelude and file-tag values with num_chunks patched. */
+  head: Uint8Array
+  /** [start, end) byte ranges of the kept chunks, merged where contiguous. */
+  ranges: [number, number][]
+  keptChunks: number
+  keptRecords: number
+  droppedChunks: number[]
+  bytes: number
+}
+
+/** Chunks whose records are damaged (they stay out of the salvaged file). */
+function damagedChunks(issues: readonly IntegrityIssue[]): Set<number> {
+  const bad = new Set<number>()
+  for (const i of issues) {
+    if (i.severity === 'error' && i.chunk !== undefined && i.part === 'chunk-records') bad.add(i.chunk)
+  }
+  return bad
+}
+
+export async function planSalvage(
+  source: ByteSource,
+  prelude: Prelude,
+  index: ChunkIndex,
+  convention: NbytesConvention,
+  issues: readonly IntegrityIssue[],
+): Promise<SalvagePlan> {
+  const bad = damagedChunks(issues)
+  const ranges: [number, number][] = []
+  const droppedChunks: number[] = []
+  let keptRecords = 0
+  let bytes = prelude.firstChunkOffset
+  for (let k = 0; k < index.count; k++) {
+    if (bad.has(k)) {
+      droppedChunks.push(k)
+      continue
+    }
+    const start = index.offset[k] ?? 0
+    const end = start + chunkSpan(index.nbytes[k] ?? 0, convention)
+    const last = ranges[ranges.length - 1]
+    if (last?.[1] === start) last[1] = end
+    else ranges.push([start, end])
+    keptRecords += index.nrec[k] ?? 0
+    bytes += end - start
+  }
+  const keptChunks = index.count - droppedChunks.length
+  const head = await source.read(0, prelude.firstChunkOffset)
+  // num_chunks is a u64 right after the reference names (§1.3, §1.4).
+  new DataView(head.buffer, head.byteOffset, head.byteLength).setBigUint64(
+    prelude.numChunksOffset,
+    BigInt(keptChunks),
+    true,
+  )
+  return { head, ranges, keptChunks, keptRecords, droppedChunks, bytes }
+}
