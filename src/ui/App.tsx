@@ -1,4 +1,5 @@
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
+import { prewarmIndexWorker } from '../workers/client'
 import { DropOverlay } from './DropOverlay'
 import { FileView } from './FileView'
 import { IdleView } from './IdleView'
@@ -16,6 +17,7 @@ const SAMPLE_URL = `${import.meta.env.BASE_URL}sample.rad`
 export function App() {
   const { session, open } = useRadSession()
   const [sampleError, setSampleError] = useState<string | undefined>(undefined)
+  useEffect(prewarmIndexWorker, [])
 
   const openSample = useCallback(() => {
     setSampleError(undefined)

@@ -50,7 +50,7 @@ export function IndexStatus({ state, onCancel }: Props) {
         aria-valuemax={100}
         aria-valuenow={Math.round(total > 0 ? (100 * scanned) / total : 0)}
       >
-        <div className="progress-fill" style={{ width: total > 0 ? `${String((100 * scanned) / total)}%` : '0%' }} />
+        <div className="progress-fill" style={{ transform: `scaleX(${String(total > 0 ? scanned / total : 0)})` }} />
       </div>
       <dl className="stats">
         <div>

@@ -80,6 +80,13 @@ export class ChunkCache {
     return promise
   }
 
+  /** Adds a chunk decoded elsewhere (the index worker's first chunks). */
+  insert(chunk: number, cols: ChunkColumns): void {
+    if (this.done.has(chunk) || this.inFlight.has(chunk)) return
+    this.put(chunk, cols)
+    this.onChange(chunk)
+  }
+
   private put(chunk: number, cols: ChunkColumns): void {
     this.done.set(chunk, cols)
     this.bytes += chunkBytes(cols)

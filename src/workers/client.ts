@@ -55,6 +55,28 @@ const STALE_WANTS = 8
 
 let nextJob = 1
 
+let spareIndexWorker: Worker | undefined
+
+function createIndexWorker(): Worker {
+  return new Worker(new URL('./index.worker.ts', import.meta.url), { type: 'module', name: 'rad-index' })
+}
+
+function takeIndexWorker(): Worker {
+  const worker = spareIndexWorker ?? createIndexWorker()
+  spareIndexWorker = undefined
+  return worker
+}
+
+/**
+ * Starts an index worker before any file is chosen, so opening one does not
+ * wait ~60 ms for the worker's code to load. Called at page load and after
+ * each file finishes indexing (never while one indexes, so that the workers
+ * of a file being replaced are exactly the ones terminated).
+ */
+export function prewarmIndexWorker(): void {
+  if (typeof Worker !== 'undefined') spareIndexWorker ??= createIndexWorker()
+}
+
 export class RadSession {
   readonly id: number
   readonly file: File
@@ -101,7 +123,7 @@ export class RadSession {
         this.update({ notices: [...this.state.notices, message] })
       },
     })
-    this.indexWorker = new Worker(new URL('./index.worker.ts', import.meta.url), { type: 'module', name: 'rad-index' })
+    this.indexWorker = takeIndexWorker()
     this.indexWorker.addEventListener('error', (ev) => {
       ev.preventDefault()
       this.finishIndex(new RadError('WORKER_FAILED', `the index worker stopped: ${ev.message || 'it crashed'}`))
@@ -116,6 +138,15 @@ export class RadSession {
         if (this.disposed) return
         this.pool.open(opened.prelude, opened.container)
         this.update({ opened, semantics: inferSemantics(opened.prelude), phase: 'indexing' })
+      },
+      first: (added: ChunkIndex, chunks, convention) => {
+        if (this.disposed) return
+        this.index.append(added)
+        this.pool.setConvention(convention)
+        chunks.forEach((cols, k) => {
+          this.cache.insert(k, cols)
+        })
+        this.update({ chunks: this.index.count, records: this.index.records, convention })
       },
       index: (added: ChunkIndex, convention) => {
         if (this.disposed) return
@@ -140,8 +171,9 @@ export class RadSession {
   private finishIndex(error: Error | undefined, summary?: ScanSummary): void {
     if (this.disposed || !this.indexRunning) return
     this.indexRunning = false
-    // The index worker's job is over: free its memory at once.
+    // The index worker's job is over: free its memory at once, and get one ready for the next file.
     this.indexWorker.terminate()
+    prewarmIndexWorker()
     this.update({
       phase: error ? 'error' : 'done',
       error,

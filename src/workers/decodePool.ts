@@ -57,12 +57,22 @@ export class DecodePool {
   private convention: NbytesConvention | undefined
   private seq = 0
   private disposed = false
+  private started = false
 
   constructor(file: Blob, opts: PoolOptions) {
     this.file = file
     this.opts = opts
-    // Start the workers now so their code is loaded by the time the prelude is known.
-    for (let i = 0; i < opts.size; i++) this.slots.push(this.spawn())
+  }
+
+  /**
+   * Workers start with the first request, not with the file: the first screen
+   * of records comes from the index worker, and starting threads while it
+   * works only competes with it for the CPU.
+   */
+  private ensureWorkers(): void {
+    if (this.started || this.disposed) return
+    this.started = true
+    for (let i = 0; i < this.opts.size; i++) this.slots.push(this.spawn())
   }
 
   private spawn(): Slot {
@@ -102,6 +112,7 @@ export class DecodePool {
   /** Decodes a chunk; asking again for a queued chunk only updates its priority. */
   request(req: ChunkRequest, priority: number): Promise<ChunkColumns> {
     if (this.disposed) return Promise.reject(new RadError('CANCELLED', 'the file was closed'))
+    this.ensureWorkers()
     return new Promise<ChunkColumns>((resolve, reject) => {
       this.queue.set(req.chunk, { req, priority, seq: this.seq++, resolve, reject })
       this.dispatch()

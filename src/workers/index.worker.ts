@@ -17,6 +17,7 @@ const api = {
         file,
         {
           opened: (opened) => events.opened(opened),
+          first: (index, chunks, convention, buffers) => events.first(transfer(index, buffers), chunks, convention),
           index: (added, convention, buffers) => events.index(transfer(added, buffers), convention),
           progress: (p) => events.progress(p),
         },

@@ -31,6 +31,8 @@ export interface ScanProgress {
 /** Callbacks the index worker calls while it scans (passed as a Comlink.proxy). */
 export interface ScanEvents {
   opened(file: OpenedFile): void
+  /** The first chunks, indexed and decoded, so records show before the walk gets going. */
+  first(index: ChunkIndex, chunks: ChunkColumns[], convention: NbytesConvention): void
   /** New index entries since the last call; buffers are transferred. */
   index(added: ChunkIndex, convention: NbytesConvention): void
   progress(p: ScanProgress): void
