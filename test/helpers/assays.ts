@@ -4,7 +4,7 @@
  * decoded view with the truth that made the bytes.
  */
 import { arrayTag, oriRef2, oriRefId, pack2bit, pack2bitNumber, role, tag } from './radWriter'
-import type { ChunkSpec, RadSpec, RecordSpec } from './radWriter'
+import type { ChunkSpec, RadSpec, RecordSpec, Values } from './radWriter'
 
 export const REFS = ['ENST0001|GeneA', 'ENST0002|GeneA', 'ENST0003|GeneB', 'chr1', 'chr2', 'ENST0006|GeneΩ']
 
@@ -55,7 +55,7 @@ export const SC_READS: ScRead[] = [
 function scRecord(r: ScRead, withPos: boolean): RecordSpec {
   return {
     read: { b: pack2bitNumber(r.cb), u: pack2bitNumber(r.umi) },
-    alns: r.alns.map((a) =>
+    alns: r.alns.map((a): Values =>
       withPos
         ? { compressed_ori_refid: oriRefId(a.ref, a.fw), pos: a.pos ?? 0 }
         : { compressed_ori_refid: oriRefId(a.ref, a.fw) },
@@ -133,7 +133,11 @@ export function multiBarcodeV2(reads: readonly MultiRead[] = MULTI_READS): RadSp
       tag('ulen', 'u16'),
       tag('known_rad_type', 'string'),
     ],
-    readTags: [tag('b0', 'u32', role.barcode(0, 8)), tag('b1', 'u64', role.barcode(1, 20)), tag('u', 'u32', role.umi(12))],
+    readTags: [
+      tag('b0', 'u32', role.barcode(0, 8)),
+      tag('b1', 'u64', role.barcode(1, 20)),
+      tag('u', 'u32', role.umi(12)),
+    ],
     alnTags: [tag('compressed_ori_refid', 'u32', role.orientation)],
     fileValues: { num_barcodes: 2, b0len: 8, b1len: 20, ulen: 12, known_rad_type: 'sc_rna_multi_bc' },
     chunks: [

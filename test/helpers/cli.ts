@@ -21,7 +21,7 @@ export function runCli(args: string[], timeoutMs = 30_000): Promise<CliResult> {
       { cwd: ROOT, timeout: timeoutMs, maxBuffer: 64 << 20, encoding: 'utf8' },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') {
-          reject(error)
+          reject(new Error(`could not run the CLI: ${error.message}`))
           return
         }
         resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr })

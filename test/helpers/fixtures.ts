@@ -30,7 +30,15 @@ export function readTruth(chemistry: 'v2' | 'v3'): TruthRow[] {
   if (header !== 'read\tcb\tumi\tkind\ttx\tpos\tstrand') throw new Error(`unexpected truth header: ${header}`)
   return lines.map((line) => {
     const [read = '', cb = '', umi = '', kind = '', tx = '', pos = '', strand = ''] = line.split('\t')
-    return { read, cb, umi, kind: kind as TruthRow['kind'], tx: Number(tx), pos: Number(pos), strand: strand as '+' | '-' }
+    return {
+      read,
+      cb,
+      umi,
+      kind: kind as TruthRow['kind'],
+      tx: Number(tx),
+      pos: Number(pos),
+      strand: strand as '+' | '-',
+    }
   })
 }
 

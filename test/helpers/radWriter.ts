@@ -378,7 +378,9 @@ export function writeValue(w: ByteWriter, spec: TagSpec, v: WValue): void {
 function valueAt(values: Values | undefined, tags: readonly TagSpec[], i: number, what: string): WValue {
   const spec = tags[i]
   if (!spec) throw new Error(`${what}: no tag ${i}`)
-  const v = Array.isArray(values) ? (values as readonly WValue[])[i] : (values as Record<string, WValue> | undefined)?.[spec.name]
+  const v = Array.isArray(values)
+    ? (values as readonly WValue[])[i]
+    : (values as Record<string, WValue> | undefined)?.[spec.name]
   if (v === undefined) throw new Error(`${what}: no value for tag "${spec.name}"`)
   return v
 }

@@ -40,7 +40,7 @@ function manyRecords(n: number, seed = 1): RadSpec {
   const rnd = (): number => (x = (Math.imul(x, 1103515245) + 12345) >>> 0)
   const records = Array.from({ length: n }, () => ({
     read: [rnd(), rnd() & 0xffffff],
-    alns: Array.from({ length: 1 + (rnd() % 4) }, () => [(rnd() & 0x80000000) | rnd() % 6]),
+    alns: Array.from({ length: 1 + (rnd() % 4) }, () => [(rnd() & 0x80000000) | (rnd() % 6)]),
   }))
   const spec = salmonScRna()
   const chunks = []
@@ -80,7 +80,6 @@ describe('lz4 and zstd chunks (chunk_codec 1 and 2)', () => {
       expect(r.chunks.map((c) => c.recordCount)).toEqual([0, 1, 2, 2, 1, 0])
       expect(r.chunks[1]?.alignmentCount).toBe(0)
     })
-
   }
 
   // zstd only: lz4js reads past the end of a cut block as zeros instead of failing, so a
@@ -120,7 +119,10 @@ describe('lz4 and zstd chunks (chunk_codec 1 and 2)', () => {
 
   it('a corrupt compressed chunk names its chunk; the chunks before it are indexed', async () => {
     const spec = withCodec(salmonScRna(), 1)
-    const { bytes, layout } = buildRad({ ...spec, chunks: [...(spec.chunks ?? []).slice(0, 2), { records: [], stored: [9, 9] }] })
+    const { bytes, layout } = buildRad({
+      ...spec,
+      chunks: [...(spec.chunks ?? []).slice(0, 2), { records: [], stored: [9, 9] }],
+    })
     const err = await firstError(bytes)
     expect(err?.toData()).toMatchObject({ code: 'DECOMPRESS_FAILED', offset: layout.chunks[2]?.offset, chunk: 2 })
   })
@@ -165,7 +167,9 @@ describe('Snappy framing format (.sz, §6.1)', () => {
   }
 
   it('reads any byte range of the unwrapped stream exactly (random access across frames)', async () => {
-    const src = await SnappyFramedSource.open(new BytesSource(snappyFrame(plain, { frameSize: 777, mode: 'alternate' })))
+    const src = await SnappyFramedSource.open(
+      new BytesSource(snappyFrame(plain, { frameSize: 777, mode: 'alternate' })),
+    )
     expect(src.size).toBe(plain.length)
     for (const [offset, length] of [
       [0, 10],

@@ -31,7 +31,7 @@ describe('BlobSource (Node global Blob/File)', () => {
 
   it('gives the same records as a byte array source', async () => {
     const file = buildRad(salmonScRna()).bytes
-    const viaBlob = await readRad(new BlobSource(new Blob([file])))
+    const viaBlob = await readRad(new BlobSource(new Blob([file.slice()])))
     const viaBytes = await readRad(new BytesSource(file))
     expect(flatRecords(viaBlob)).toEqual(flatRecords(viaBytes))
   })
@@ -40,7 +40,10 @@ describe('BlobSource (Node global Blob/File)', () => {
 /** Counts reads and rejects fractional offsets or lengths. */
 class CountingSource implements ByteSource {
   readonly reads: [number, number][] = []
-  constructor(private readonly inner: ByteSource) {}
+  private readonly inner: ByteSource
+  constructor(inner: ByteSource) {
+    this.inner = inner
+  }
   get size(): number {
     return this.inner.size
   }

@@ -4,6 +4,7 @@ import { viewLines } from '../../src/rad/viewLine'
 import { fileTagValue } from '../../src/rad/prelude'
 import { mappingTypeName } from '../../src/rad/display'
 import { buildRad, recordBytes } from '../helpers/radWriter'
+import type { WValue } from '../helpers/radWriter'
 import { flatRecords, readRad } from '../helpers/read'
 import {
   ATAC_READS,
@@ -88,12 +89,16 @@ describe('piscem scRNA (v2 with roles, §7.2)', () => {
     const got = flatRecords(r).flatMap((f) => f.alns.map((a) => [a.refName, a.ori, a.position]))
     expect(got).toEqual(SC_READS.flatMap((s) => s.alns.map((a) => [REFS[a.ref], a.fw ? 'fw' : 'rc', a.pos])))
     const lines = viewLines(r.chunks[0]!, 0, r.prelude, r.sem)
-    expect(lines[2]).toBe(`ID:1\tHI:1\tNH:1\tCB:AAAAAAAAAAAAAAAA\tUMI:AAAAAAAAAAAA\tDIR:false\tPOS:4000000000\t${REFS[5]}`)
+    expect(lines[2]).toBe(
+      `ID:1\tHI:1\tNH:1\tCB:AAAAAAAAAAAAAAAA\tUMI:AAAAAAAAAAAA\tDIR:false\tPOS:4000000000\t${REFS[5]}`,
+    )
   })
 
   it('a role length that disagrees with cblen wins, with a warning', async () => {
     const spec = piscemScRnaV2(false)
-    const r = await readRad(buildRad({ ...spec, fileValues: { ...spec.fileValues, cblen: 14 } }).bytes)
+    const r = await readRad(
+      buildRad({ ...spec, fileValues: { ...(spec.fileValues as Record<string, WValue>), cblen: 14 } }).bytes,
+    )
     expect(r.sem.barcodes[0]?.len).toBe(16)
     expect(r.sem.warnings.join('\n')).toMatch(/role length 16 differs from file tag cblen = 14/)
   })
@@ -109,14 +114,12 @@ describe('multi-barcode scRNA (v2, §7.3)', () => {
     ])
     const got = flatRecords(r).map((f) => [f.record.barcodes, f.record.umi, f.alns.map((a) => [a.refName, a.ori])])
     expect(got).toEqual(
-      MULTI_READS.map((m) => [
-        [m.sample, m.cell],
-        m.umi,
-        m.alns.map((a) => [REFS[a.ref], a.fw ? 'fw' : 'rc']),
-      ]),
+      MULTI_READS.map((m) => [[m.sample, m.cell], m.umi, m.alns.map((a) => [REFS[a.ref], a.fw ? 'fw' : 'rc'])]),
     )
     const lines = viewLines(r.chunks[0]!, 0, r.prelude, r.sem)
-    expect(lines[0]).toBe(`ID:0\tHI:1\tNH:1\tCB0:ACGTACGT\tCB1:TTTTTTTTTTTTTTTTTTTT\tUMI:GGGGGGGGGGGG\tDIR:true\t${REFS[0]}`)
+    expect(lines[0]).toBe(
+      `ID:0\tHI:1\tNH:1\tCB0:ACGTACGT\tCB1:TTTTTTTTTTTTTTTTTTTT\tUMI:GGGGGGGGGGGG\tDIR:true\t${REFS[0]}`,
+    )
   })
 
   it('keeps a record with zero alignments (it prints no view line)', async () => {
@@ -157,13 +160,7 @@ describe('bulk (§7.4)', () => {
         alns: f.alns.map((a) => [a.refName, a.ori, a.position, a.fragmentLength]),
       }))
       const ori = (mt: number, a: (typeof BULK_READS)[number]['alns'][number]): string =>
-        mt === 4
-          ? `${a.readFw ? 'f' : 'r'}${a.mateFw ? 'f' : 'r'}`
-          : mt === 0
-            ? '?'
-            : a.readFw
-              ? 'fw'
-              : 'rc'
+        mt === 4 ? `${a.readFw ? 'f' : 'r'}${a.mateFw ? 'f' : 'r'}` : mt === 0 ? '?' : a.readFw ? 'fw' : 'rc'
       expect(got).toEqual(
         BULK_READS.map((b) => ({
           mt: b.mappingType,

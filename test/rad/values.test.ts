@@ -165,7 +165,9 @@ describe('read and alignment columns of every type', () => {
         read: readWrite(r),
         alns: Array.from({ length: r }, (_, a) => alnWrite(r, a)),
       }))
-      const r = await readRad(buildRad({ readTags, alnTags, chunks: [{ records }, { records: records.slice(1) }] }).bytes)
+      const r = await readRad(
+        buildRad({ readTags, alnTags, chunks: [{ records }, { records: records.slice(1) }] }).bytes,
+      )
       const cols = r.chunks[0]!
       expect(cols.recordCount).toBe(4)
       expect(cols.alignmentCount).toBe(0 + 1 + 2 + 3)
