@@ -29,7 +29,9 @@ async function walkDecoding(bytes: Uint8Array): Promise<string> {
         return undefined
       },
     })
-    return scan.error?.code ?? 'ok'
+    // Chunk-local faults are listed as issues and the walk goes on: they count too.
+    const local = scan.issues.find((i) => i.severity === 'error' && i.code !== undefined)
+    return scan.error?.code ?? local?.code ?? 'ok'
   } catch (e) {
     if (e instanceof RadError) return e.code
     throw e
