@@ -257,7 +257,9 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
   }
   const header = async (k: number): Promise<DataView> => {
     const hop = !needBytes && builder.count > 0 && (pos - prelude.firstChunkOffset) / builder.count > HOP_THRESHOLD
-    const bytes = hop ? await source.read(pos, CHUNK_HEADER_BYTES, signal) : await reader.get(pos, CHUNK_HEADER_BYTES)
+    const bytes = hop
+      ? await source.read(pos, CHUNK_HEADER_BYTES, signal)
+      : (reader.peek(pos, CHUNK_HEADER_BYTES) ?? (await reader.get(pos, CHUNK_HEADER_BYTES)))
     throwIfAborted(signal)
     if (bytes.length < CHUNK_HEADER_BYTES) {
       throw new RadError(
@@ -291,7 +293,7 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
       checkHeader(k, pos, nbytes, nrec, span, size, prelude, layout)
       let stop: ChunkVerdict = false
       if (needBytes) {
-        const bytes = await reader.get(pos, span)
+        const bytes = reader.peek(pos, span) ?? (await reader.get(pos, span))
         try {
           if (check) alignments += checkChunk(chunkPayload(bytes, pos, k, prelude.codec, convention), layout, check)
           const verdict = onChunk?.(bytes, pos, k, convention)
@@ -303,7 +305,7 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
       }
       builder.push(pos, nbytes, nrec)
       pos += span
-      flush(k === 0)
+      if (k === 0 || (k & 255) === 0) flush(k === 0)
       if (stop === true) {
         stopped = true
         break

@@ -1,4 +1,4 @@
-import { checkRecordCount, overrun, underrun } from './chunk'
+import { checkRecordCount, overrun, recordLayout, underrun } from './chunk'
 import type { ChunkPayload, RecordLayout } from './chunk'
 import { Cursor } from './cursor'
 import { RadError, fmtInt } from './errors'
@@ -19,6 +19,49 @@ export interface CheckPlan {
   sequences: { tag: number; name: string; len: number; delta: number; typeId: number }[]
   /** The alignment tag holding the reference id, and the mask that extracts it (§5.3, §7.4). */
   reference: { tag: number; delta: number; mask: number } | undefined
+  /** Word offsets for the Uint32Array path, when the layout is all whole u32 words; else undefined. */
+  words:
+    | {
+        headWords: number
+        strideWords: number
+        refWord: number
+        word0: number
+        high0: number
+        word1: number
+        high1: number
+      }
+    | undefined
+}
+
+/** Precomputes the word layout once per file, so the per-chunk path allocates nothing. */
+function wordLayout(
+  layout: RecordLayout,
+  sequences: CheckPlan['sequences'],
+  ref: CheckPlan['reference'],
+): CheckPlan['words'] {
+  const head = 4 + layout.readStride
+  const stride = layout.alnStride
+  const whole =
+    layout.readStride >= 0 &&
+    stride > 0 &&
+    head % 4 === 0 &&
+    stride % 4 === 0 &&
+    (!ref || ref.delta % 4 === 0) &&
+    sequences.length <= 2 &&
+    sequences.every((q) => q.typeId === TYPE_ID.u32 && q.delta % 4 === 0)
+  if (!whole) return undefined
+  // Each sequence field: its word, and a mask of the bits above 2·len (0 = unused).
+  const [s0, s1] = sequences
+  const highBits = (q: CheckPlan['sequences'][number] | undefined): number => (q ? ~(2 ** (2 * q.len) - 1) >>> 0 : 0)
+  return {
+    headWords: head / 4,
+    strideWords: stride / 4,
+    refWord: ref ? ref.delta / 4 : 0,
+    word0: s0 ? 1 + s0.delta / 4 : 0,
+    high0: highBits(s0),
+    word1: s1 ? 1 + s1.delta / 4 : 0,
+    high1: highBits(s1),
+  }
 }
 
 /** Byte offset of tag `i` inside its record part, or -1 when a variable-width tag precedes it. */
@@ -48,7 +91,12 @@ export function makeCheckPlan(prelude: Prelude, sem: Semantics): CheckPlan {
     const mask = ref.packed === 'top2bits' ? 0x3fffffff : ref.packed === 'bit31' ? 0x7fffffff : 0xffffffff
     reference = { tag: ref.tag, delta: deltaOf(prelude.alnTags, ref.tag), mask }
   }
-  return { refCount: prelude.refCount, sequences, reference }
+  return {
+    refCount: prelude.refCount,
+    sequences,
+    reference,
+    words: wordLayout(recordLayout(prelude), sequences, reference),
+  }
 }
 
 function badValue(p: ChunkPayload, r: number, at: number, what: string): RadError {
@@ -96,54 +144,41 @@ function sequenceTooWide(value: number | bigint, len: number): boolean {
 const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1
 
 /**
- * Fastest path: u32 words on 4-byte boundaries (salmon/piscem scRNA: 12 + 4·naln
- * byte records) read through a Uint32Array view, ~3× a DataView loop.
+ * Fastest path, for records of whole u32 words on 4-byte boundaries
+ * (salmon/piscem scRNA: 12 + 4·naln bytes): one branch-light pass through a
+ * Uint32Array that only *detects* trouble (overrun, high bits in a sequence,
+ * the largest reference id). ~1.9 GB/s against ~1.0 GB/s for the precise
+ * DataView pass, which runs instead when this one returns undefined, to say
+ * exactly which record is wrong and where.
  */
-function checkAlignedU32(p: ChunkPayload, layout: RecordLayout, plan: CheckPlan): number | undefined {
-  const head = 4 + layout.readStride
-  const stride = layout.alnStride
-  const ref = plan.reference
-  const seqs = plan.sequences
-  const aligned =
-    LITTLE_ENDIAN_HOST &&
-    p.bytes.byteOffset % 4 === 0 &&
-    p.bytes.length % 4 === 0 &&
-    head % 4 === 0 &&
-    stride % 4 === 0 &&
-    (!ref || ref.delta % 4 === 0) &&
-    seqs.every((q) => q.typeId === TYPE_ID.u32 && q.delta % 4 === 0)
-  if (!aligned) return undefined
+function scanAlignedU32(p: ChunkPayload, plan: CheckPlan): number | undefined {
+  const layout = plan.words
+  if (!layout || !LITTLE_ENDIAN_HOST || p.bytes.byteOffset % 4 !== 0 || p.bytes.length % 4 !== 0) return undefined
   const words = new Uint32Array(p.bytes.buffer, p.bytes.byteOffset, p.bytes.length / 4)
   const end = words.length
-  const headW = head / 4
-  const strideW = stride / 4
-  const refW = ref ? ref.delta / 4 : 0
-  const refMask = ref ? ref.mask : 0
-  const refCount = plan.refCount
-  const seqW = Int32Array.from(seqs, (q) => 1 + q.delta / 4)
-  const seqShift = Int32Array.from(seqs, (q) => 2 * q.len)
+  const { headWords, strideWords, refWord, word0, high0, word1, high1 } = layout
+  const refMask = plan.reference ? plan.reference.mask : 0
   let w = 0
   let total = 0
+  let high = 0
+  let maxRef = 0
   for (let r = 0; r < p.nrec; r++) {
-    if (w + headW > end) throw overrun(p, r, p.bytesOffset + 4 * w)
+    if (w + headWords > end) return undefined
     const naln = words[w]!
-    const next = w + headW + naln * strideW
-    if (next > end) throw overrun(p, r, p.bytesOffset + 4 * w)
-    for (let q = 0; q < seqW.length; q++) {
-      const v = words[w + seqW[q]!]!
-      if (v >>> seqShift[q]! !== 0) throw tooWide(p, r, p.bytesOffset + 4 * w, seqs[q]!.name, v, seqs[q]!.len)
-    }
-    if (ref) {
-      for (let a = 0, at = w + headW + refW; a < naln; a++, at += strideW) {
+    const next = w + headWords + naln * strideWords
+    if (next > end) return undefined
+    high |= (words[w + word0]! & high0) | (words[w + word1]! & high1)
+    if (refMask !== 0) {
+      for (let at = w + headWords + refWord; at < next; at += strideWords) {
         const id = (words[at]! & refMask) >>> 0
-        if (id >= refCount) throw badRef(p, r, p.bytesOffset + 4 * w, a, id, refCount)
+        maxRef = id > maxRef ? id : maxRef
       }
     }
     total += naln
     w = next
   }
-  if (w !== end) throw underrun(p, 4 * w)
-  return total
+  const refOk = refMask === 0 || total === 0 || maxRef < plan.refCount
+  return w === end && high === 0 && refOk ? total : undefined
 }
 
 /** Fast path: every tag fixed-width; reads naln and the checked fields only. */
@@ -235,5 +270,5 @@ function checkGeneric(p: ChunkPayload, layout: RecordLayout, plan: CheckPlan): n
 export function checkChunk(p: ChunkPayload, layout: RecordLayout, plan: CheckPlan): number {
   checkRecordCount(p, layout)
   if (layout.readStride < 0 || layout.alnStride < 0) return checkGeneric(p, layout, plan)
-  return checkAlignedU32(p, layout, plan) ?? checkFixed(p, layout, plan)
+  return scanAlignedU32(p, plan) ?? checkFixed(p, layout, plan)
 }
