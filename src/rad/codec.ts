@@ -1,4 +1,3 @@
-import { decompressBlock } from 'lz4js'
 import { decompress as zstdDecompress } from 'fzstd'
 import { RadError, fmtInt } from './errors'
 import type { Codec } from './types'
@@ -16,6 +15,53 @@ function decompressFailed(what: string, chunk: number, offset: number): RadError
   return new RadError('DECOMPRESS_FAILED', `chunk ${fmtInt(chunk)} at byte ${fmtInt(offset)}: ${what}`, offset, chunk)
 }
 
+/** An LZ4 length: `n`, plus the following bytes while they are 255 (LZ4 block format). */
+function lz4Length(src: Uint8Array, at: { s: number }, end: number, n: number): number {
+  if (n !== 15) return n
+  let b: number
+  do {
+    if (at.s >= end) return -1
+    b = src[at.s++] ?? 0
+    n += b
+  } while (b === 255)
+  return n
+}
+
+/**
+ * Decodes a raw LZ4 block from src[start..end) into `out`, checking every
+ * length against both buffers; returns the bytes written, or -1 when the block
+ * is corrupt or cut short. (lz4js's decoder reads past the end of a cut block
+ * as zeros and so turns damage into silently wrong records.)
+ */
+export function lz4DecodeBlock(src: Uint8Array, start: number, end: number, out: Uint8Array): number {
+  const at = { s: start }
+  let d = 0
+  while (at.s < end) {
+    const token = src[at.s++] ?? 0
+    const literals = lz4Length(src, at, end, token >>> 4)
+    if (literals < 0 || at.s + literals > end || d + literals > out.length) return -1
+    out.set(src.subarray(at.s, at.s + literals), d)
+    at.s += literals
+    d += literals
+    if (at.s === end) return d // the last sequence has literals only
+    if (at.s + 2 > end) return -1
+    const distance = (src[at.s] ?? 0) | ((src[at.s + 1] ?? 0) << 8)
+    at.s += 2
+    if (distance === 0 || distance > d) return -1
+    const extra = lz4Length(src, at, end, token & 15)
+    if (extra < 0) return -1
+    const length = extra + 4
+    if (d + length > out.length) return -1
+    if (distance >= length) {
+      out.copyWithin(d, d - distance, d - distance + length)
+      d += length
+    } else {
+      for (let i = 0; i < length; i++, d++) out[d] = out[d - distance] ?? 0
+    }
+  }
+  return d
+}
+
 /** lz4 (§6): u32 LE uncompressed size, then a raw LZ4 block. */
 function decodeLz4(payload: Uint8Array, chunk: number, offset: number): Uint8Array {
   if (payload.length < 4) throw decompressFailed('lz4 payload is shorter than its 4-byte size prefix', chunk, offset)
@@ -29,12 +75,8 @@ function decodeLz4(payload: Uint8Array, chunk: number, offset: number): Uint8Arr
     )
   }
   const out = new Uint8Array(size)
-  let written: number
-  try {
-    written = decompressBlock(payload, out, 4, block, 0)
-  } catch {
-    throw decompressFailed('the lz4 block is corrupt', chunk, offset)
-  }
+  const written = lz4DecodeBlock(payload, 4, payload.length, out)
+  if (written < 0) throw decompressFailed('the lz4 block is corrupt', chunk, offset)
   if (written !== size) {
     throw decompressFailed(
       `the lz4 block decoded to ${fmtInt(written)} bytes, but its prefix says ${fmtInt(size)}`,

@@ -82,14 +82,17 @@ describe('lz4 and zstd chunks (chunk_codec 1 and 2)', () => {
     })
   }
 
-  // zstd only: lz4js reads past the end of a cut block as zeros instead of failing, so a
-  // payload-only lz4 chunk 0 can also "fit" header-inclusive (no producer writes that mix).
-  it('zstd: payload-only nbytes are detected through decompression', async () => {
-    const spec = withCodec({ ...salmonScRna(), nbytes: 'payload-only' }, 2)
-    const r = await readRad(buildRad(spec).bytes)
-    expect(r.scan.convention).toBe('payload-only')
-    expect(r.chunks.map((c) => c.recordCount)).toEqual([2, 2, 1])
-  })
+  for (const [codec, name] of [
+    [1, 'lz4'],
+    [2, 'zstd'],
+  ] as const) {
+    it(`${name}: payload-only nbytes are detected through decompression`, async () => {
+      const spec = withCodec({ ...salmonScRna(), nbytes: 'payload-only' }, codec)
+      const r = await readRad(buildRad(spec).bytes)
+      expect(r.scan.convention).toBe('payload-only')
+      expect(r.chunks.map((c) => c.recordCount)).toEqual([2, 2, 1])
+    })
+  }
 
   it('chunk_codec 0 means plain chunks', async () => {
     const r = await readRad(buildRad(withCodec(salmonScRna(), 0)).bytes)
@@ -106,6 +109,40 @@ describe('lz4 and zstd chunks (chunk_codec 1 and 2)', () => {
     expect(same(decompressChunk('lz4', packed, 0, 0), zeros)).toBe(true)
     expect(decompressChunk('lz4', lz4Payload(new Uint8Array(0)), 0, 0)).toEqual(new Uint8Array(0))
     expect(decompressChunk('lz4', lz4Payload(Uint8Array.of(7)), 0, 0)).toEqual(Uint8Array.of(7))
+  })
+
+  it('lz4: random inputs round-trip through the strict block decoder', () => {
+    let x = 99
+    const rnd = (): number => (x = (Math.imul(x, 1103515245) + 12345) >>> 0)
+    for (let t = 0; t < 300; t++) {
+      const n = rnd() % 3000
+      const alphabet = 1 + (rnd() % 8) // few symbols: many (overlapping) matches
+      const data = Uint8Array.from({ length: n }, () => (rnd() >>> 8) % alphabet)
+      const out = decompressChunk('lz4', lz4Payload(data), 0, 0)
+      expect(same(out, data), `input ${t} of ${n} bytes`).toBe(true)
+    }
+  })
+
+  it('lz4: a cut or damaged block fails (DECOMPRESS_FAILED) instead of decoding to zeros', () => {
+    const data = new Uint8Array(200).map((_, i) => (i < 100 ? 7 : (i * 37) & 0xff))
+    const packed = lz4Payload(data)
+    for (let cut = 1; cut < packed.length - 4; cut++) {
+      expect(() => decompressChunk('lz4', packed.subarray(0, packed.length - cut), 3, 99)).toThrow(
+        expect.objectContaining({ code: 'DECOMPRESS_FAILED', offset: 99, chunk: 3 }),
+      )
+    }
+    let x = 7
+    for (let t = 0; t < 500; t++) {
+      const bad = packed.slice()
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0
+      const at = 4 + (x % (bad.length - 4))
+      bad[at] = (bad[at] ?? 0) ^ (1 + (x >>> 24))
+      try {
+        decompressChunk('lz4', bad, 0, 0)
+      } catch (e) {
+        expect(e).toMatchObject({ code: 'DECOMPRESS_FAILED' })
+      }
+    }
   })
 
   it('zstd: standard frames (magic 28 b5 2f fd) at several levels decode', () => {
