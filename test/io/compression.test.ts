@@ -145,6 +145,20 @@ describe('lz4 and zstd chunks (chunk_codec 1 and 2)', () => {
     }
   })
 
+  it('zstd: every cut of a frame fails with DECOMPRESS_FAILED', () => {
+    const frame = zstdFrame(new Uint8Array(3000).map((_, i) => (i * i) & 0xff))
+    const outcomes = new Set<string>()
+    for (let cut = 1; cut < frame.length; cut++) {
+      try {
+        decompressChunk('zstd', frame.subarray(0, frame.length - cut), 1, 2)
+        outcomes.add('decoded')
+      } catch (e) {
+        outcomes.add((e as { code?: string }).code ?? String(e))
+      }
+    }
+    expect([...outcomes]).toEqual(['DECOMPRESS_FAILED'])
+  })
+
   it('zstd: standard frames (magic 28 b5 2f fd) at several levels decode', () => {
     const data = new Uint8Array(100_000).map((_, i) => (i * 7) % 13)
     for (const level of [1, 3, 19]) {
