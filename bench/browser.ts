@@ -1,0 +1,149 @@
+/**
+ * The browser half of the benchmark: a static server for the app (dist/) and
+ * the harness page (bench/dist/), Debian's Chromium driven by Playwright, and
+ * the renderer's memory read from /proc while a file is indexed.
+ */
+import { createReadStream, existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { Server } from 'node:http'
+import { extname, join, normalize } from 'node:path'
+import { chromium } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
+
+const ROOT = join(import.meta.dirname, '..')
+const MIME: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.map': 'application/json',
+  '.rad': 'application/octet-stream',
+  '.svg': 'image/svg+xml',
+}
+
+/** Serves dist/ at / and bench/dist/ at /bench/. */
+export function serve(port: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x')
+    const [base, rel] = url.pathname.startsWith('/bench/')
+      ? ['bench/dist', url.pathname.slice(7)]
+      : ['dist', url.pathname.slice(1)]
+    let path = normalize(join(ROOT, base, rel || 'index.html'))
+    if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html')
+    if (!path.startsWith(join(ROOT, base)) || !existsSync(path)) {
+      res.writeHead(404).end()
+      return
+    }
+    res.writeHead(200, { 'content-type': MIME[extname(path)] ?? 'application/octet-stream' })
+    createReadStream(path).pipe(res)
+  })
+  return new Promise((resolve) =>
+    server.listen(port, '127.0.0.1', () => {
+      resolve(server)
+    }),
+  )
+}
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+}
+
+/** Resident memory (bytes) of every Chromium renderer process (pages and their workers live there). */
+export function rendererRss(): number {
+  let total = 0
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      if (!cmd.includes('chromium') || !cmd.includes('--type=renderer')) continue
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+      const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1]
+      total += Number(kb ?? 0) * 1024
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return total
+}
+
+/** Samples rendererRss every 50 ms while `work` runs; returns [result, peak bytes]. */
+export async function withPeakMemory<T>(work: () => Promise<T>): Promise<[T, number]> {
+  let peak = rendererRss()
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rendererRss())
+  }, 50)
+  try {
+    const result = await work()
+    return [result, Math.max(peak, rendererRss())]
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+export async function harness(browser: Browser, base: string, file: string): Promise<Page> {
+  const page = await browser.newPage()
+  await page.goto(`${base}/bench/`)
+  await page.waitForFunction(() => (window as unknown as { radBench?: { ready: boolean } }).radBench?.ready === true)
+  await page.setInputFiles('#file', file)
+  return page
+}
+
+/** Opens `file` in the app; ms from the input's change event to the first record row. */
+export async function openInApp(page: Page, file: string): Promise<number> {
+  await page.evaluate(() => {
+    const t: Record<string, number> = {}
+    ;(window as unknown as { __bench: Record<string, number> }).__bench = t
+    document
+      .querySelector('[data-testid="file-input"]')
+      ?.addEventListener('change', () => (t.change = performance.now()), { capture: true })
+    const seen = (): boolean => document.querySelector('[data-testid="record-row"]') !== null
+    new MutationObserver(() => {
+      if (t.row === undefined && seen()) t.row = performance.now()
+    }).observe(document.body, { subtree: true, childList: true })
+  })
+  await page.setInputFiles('[data-testid="file-input"]', file)
+  await page.waitForFunction(
+    () => (window as unknown as { __bench: Record<string, number> }).__bench.row !== undefined,
+    undefined,
+    { timeout: 60_000 },
+  )
+  return page.evaluate(() => {
+    const t = (window as unknown as { __bench: Record<string, number> }).__bench
+    return (t.row ?? 0) - (t.change ?? 0)
+  })
+}
+
+export async function waitIndexed(page: Page): Promise<void> {
+  await page.waitForSelector('[data-testid="index-status"][data-state="done"]', { timeout: 600_000 })
+}
+
+/** Scrolls the record table for `ms`, one step per frame; returns every frame interval. */
+export function scrollFrames(page: Page, ms: number, step: number): Promise<number[]> {
+  return page.evaluate(
+    ([duration, px]) =>
+      new Promise<number[]>((resolve) => {
+        const el = document.querySelector('[data-testid="record-table"]')
+        const frames: number[] = []
+        let last = performance.now()
+        const end = last + duration
+        const tick = (now: number): void => {
+          frames.push(now - last)
+          last = now
+          if (el) el.scrollTop += px
+          if (now < end) requestAnimationFrame(tick)
+          else resolve(frames.slice(1))
+        }
+        requestAnimationFrame(tick)
+      }),
+    [ms, step] as const,
+  )
+}

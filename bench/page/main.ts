@@ -1,0 +1,144 @@
+/**
+ * The in-browser half of `npm run bench` (issue 4). Runs the app's real
+ * workers (index.worker.ts, decode.worker.ts) on a File set through the
+ * page's file input, and a plain reader for the browser's raw limit.
+ */
+import { proxy, wrap } from 'comlink'
+import type { Remote } from 'comlink'
+import '../../src/workers/comlinkErrors'
+import type { DecodeApi, IndexApi, OpenedFile, ScanSummary } from '../../src/workers/protocol'
+import type { ChunkIndex } from '../../src/rad/chunkIndex'
+import type { NbytesConvention } from '../../src/rad/types'
+
+interface RawApi {
+  readAll(file: Blob, block: number, depth: number): Promise<number>
+}
+
+interface Indexed {
+  opened: OpenedFile
+  convention: NbytesConvention
+  offset: number[]
+  nbytes: number[]
+  nrec: number[]
+}
+
+let last: Indexed | undefined
+
+function file(): File {
+  const input = document.getElementById('file') as HTMLInputElement
+  const f = input.files?.[0]
+  if (!f) throw new Error('no file set')
+  return f
+}
+
+async function rawRead(block: number, depth: number): Promise<number> {
+  const worker = new Worker(new URL('./raw.worker.ts', import.meta.url), { type: 'module' })
+  try {
+    return await wrap<RawApi>(worker).readAll(file(), block, depth)
+  } finally {
+    worker.terminate()
+  }
+}
+
+function append(target: number[], values: ArrayLike<number>): void {
+  for (let i = 0; i < values.length; i++) target.push(values[i] ?? 0)
+}
+
+/** Runs the app's index worker over the whole file; keeps the index for decode(). */
+async function index(): Promise<{ ms: number; firstMs: number; summary: ScanSummary }> {
+  const worker = new Worker(new URL('../../src/workers/index.worker.ts', import.meta.url), { type: 'module' })
+  const api: Remote<IndexApi> = wrap<IndexApi>(worker)
+  const got: Indexed = {
+    opened: undefined as unknown as OpenedFile,
+    convention: 'header-inclusive',
+    offset: [],
+    nbytes: [],
+    nrec: [],
+  }
+  const add = (slice: ChunkIndex): void => {
+    append(got.offset, slice.offset)
+    append(got.nbytes, slice.nbytes)
+    append(got.nrec, slice.nrec)
+  }
+  const started = performance.now()
+  let firstMs = -1
+  try {
+    const summary = await api.scan(
+      file(),
+      1,
+      proxy({
+        opened: (o: OpenedFile) => {
+          got.opened = o
+        },
+        first: (slice: ChunkIndex, _chunks: unknown, convention: NbytesConvention) => {
+          firstMs = performance.now() - started
+          got.convention = convention
+          add(slice)
+        },
+        index: (slice: ChunkIndex, convention: NbytesConvention) => {
+          got.convention = convention
+          add(slice)
+        },
+        progress: () => undefined,
+      }),
+    )
+    last = got
+    return { ms: performance.now() - started, firstMs, summary }
+  } finally {
+    worker.terminate()
+  }
+}
+
+/** Decodes every indexed chunk with `n` of the app's decode workers; batches of ~8 MiB. */
+async function decode(n: number): Promise<{ ms: number; records: number; bytes: number }> {
+  const got = last
+  if (!got) throw new Error('index() first')
+  const workers = Array.from(
+    { length: n },
+    () => new Worker(new URL('../../src/workers/decode.worker.ts', import.meta.url), { type: 'module' }),
+  )
+  const apis = workers.map((w) => wrap<DecodeApi>(w))
+  try {
+    await Promise.all(apis.map((a) => a.open(file(), got.opened.prelude, got.opened.container)))
+    const batches: { chunk: number; offset: number; nbytes: number }[][] = []
+    let batch: { chunk: number; offset: number; nbytes: number }[] = []
+    let batchBytes = 0
+    for (let k = 0; k < got.offset.length; k++) {
+      batch.push({ chunk: k, offset: got.offset[k] ?? 0, nbytes: got.nbytes[k] ?? 0 })
+      batchBytes += got.nbytes[k] ?? 0
+      if (batchBytes >= 8 << 20) {
+        batches.push(batch)
+        batch = []
+        batchBytes = 0
+      }
+    }
+    if (batch.length > 0) batches.push(batch)
+    let next = 0
+    let records = 0
+    let bytes = 0
+    const started = performance.now()
+    await Promise.all(
+      apis.map(async (api) => {
+        for (;;) {
+          const mine = batches[next++]
+          if (!mine) return
+          let rest = mine
+          while (rest.length > 0) {
+            const cols = await api.decode(rest, got.convention)
+            if (cols.length === 0) throw new Error(`chunk ${String(rest[0]?.chunk)} failed`)
+            for (const c of cols) {
+              records += c.recordCount
+              bytes += c.nbytes
+            }
+            rest = rest.slice(cols.length)
+          }
+        }
+      }),
+    )
+    return { ms: performance.now() - started, records, bytes }
+  } finally {
+    for (const w of workers) w.terminate()
+  }
+}
+
+Object.assign(window, { radBench: { rawRead, index, decode, ready: true } })

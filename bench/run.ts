@@ -1,0 +1,297 @@
+/**
+ * `npm run bench` (issue 4): generates its inputs, then measures, in one run
+ * and side by side, the browser's raw read limit, index throughput and the
+ * index/raw ratio, time to first records, decode scaling over 1–3 workers,
+ * memory, scrolling frame times and the CLI's validate speed. Writes
+ * bench/results.md; the README quotes its table.
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { statSync, writeFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
+import { basename, join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { harness, launch, openInApp, rendererRss, scrollFrames, serve, waitIndexed, withPeakMemory } from './browser'
+import { generateInputs } from './generate'
+
+const ROOT = join(import.meta.dirname, '..')
+const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+const PORT = 4319
+const GB = 1e9
+
+interface Stat {
+  min: number
+  median: number
+  max: number
+}
+
+function stat(values: number[]): Stat {
+  const s = [...values].sort((a, b) => a - b)
+  return { min: s[0] ?? NaN, median: s[Math.floor((s.length - 1) / 2)] ?? NaN, max: s[s.length - 1] ?? NaN }
+}
+
+const f1 = (n: number): string => n.toFixed(1)
+const f2 = (n: number): string => n.toFixed(2)
+const fmt = (s: Stat, f: (n: number) => string = f2): string => `${f(s.median)} (${f(s.min)}–${f(s.max)})`
+
+async function repeat<T>(n: number, work: () => Promise<T>): Promise<T[]> {
+  const out: T[] = []
+  for (let i = 0; i < n; i++) out.push(await work())
+  return out
+}
+
+function log(message: string): void {
+  console.error(`[bench] ${message}`)
+}
+
+/** Raw read GB/s for each block size × reads in flight; returns the best setting. */
+async function rawGrid(page: Page, size: number): Promise<{ rows: string[]; best: [number, number] }> {
+  const rows: string[] = []
+  let best: [number, number] = [16 << 20, 1]
+  let bestRate = 0
+  for (const block of [4 << 20, 16 << 20, 64 << 20]) {
+    for (const depth of [1, 2, 4]) {
+      const ms = await page.evaluate(([b, d]) => window.radBench.rawRead(b, d), [block, depth] as const)
+      const rate = size / GB / (ms / 1000)
+      rows.push(`| ${String(block >> 20)} MiB | ${String(depth)} | ${f2(rate)} |`)
+      if (rate > bestRate) {
+        bestRate = rate
+        best = [block, depth]
+      }
+    }
+  }
+  return { rows, best }
+}
+
+interface FileResult {
+  name: string
+  bytes: number
+  chunks: number
+  raw: Stat
+  index: Stat
+  ratio: Stat
+  firstRows: Stat
+}
+
+async function measureFile(base: string, path: string, best: [number, number]): Promise<FileResult> {
+  const browser = await launch()
+  try {
+    const bytes = statSync(path).size
+    const page = await harness(browser, base, path)
+    const raw: number[] = []
+    const index: number[] = []
+    let chunks = 0
+    for (let i = 0; i < RUNS; i++) {
+      const ms = await page.evaluate(([b, d]) => window.radBench.rawRead(b, d), best)
+      raw.push(bytes / GB / (ms / 1000))
+      const r = await page.evaluate(() => window.radBench.index())
+      index.push(bytes / GB / (r.ms / 1000))
+      chunks = r.summary.chunks
+    }
+    const firstRows = await repeat(RUNS, async () => {
+      const app = await browser.newPage()
+      try {
+        await app.goto(`${base}/`)
+        return await openInApp(app, path)
+      } finally {
+        await app.close()
+      }
+    })
+    const ratios = raw.map((r, i) => (index[i] ?? 0) / r)
+    return {
+      name: basename(path),
+      bytes,
+      chunks,
+      raw: stat(raw),
+      index: stat(index),
+      ratio: stat(ratios),
+      firstRows: stat(firstRows),
+    }
+  } finally {
+    await browser.close()
+  }
+}
+
+async function decodeScaling(base: string, path: string): Promise<string[]> {
+  const browser = await launch()
+  try {
+    const page = await harness(browser, base, path)
+    await page.evaluate(() => window.radBench.index())
+    const rows: string[] = []
+    let one = 0
+    for (const n of [1, 2, 3]) {
+      const runs = await repeat(RUNS, () => page.evaluate((w) => window.radBench.decode(w), n))
+      const mbs = stat(runs.map((r) => r.bytes / 1e6 / (r.ms / 1000)))
+      const recs = stat(runs.map((r) => r.records / 1e6 / (r.ms / 1000)))
+      if (n === 1) one = mbs.median
+      rows.push(
+        `| ${String(n)} | ${fmt(recs, f1)} | ${fmt(mbs, (x) => x.toFixed(0))} | ${f2(mbs.median / n / 1000)} | ${f2(mbs.median / one)}× |`,
+      )
+    }
+    return rows
+  } finally {
+    await browser.close()
+  }
+}
+
+/** Renderer peak while the app indexes the 5 GiB file, above the idle app; and scrolling on the 1 GiB file. */
+async function appMemoryAndScroll(
+  base: string,
+  big: string,
+  oneGiB: string,
+): Promise<{ idle: number; peak: number; frames: Stat[] }> {
+  const browser = await launch()
+  try {
+    const page = await browser.newPage()
+    await page.goto(`${base}/`)
+    await page.waitForTimeout(1000)
+    const idle = rendererRss()
+    const [, peak] = await withPeakMemory(async () => {
+      await openInApp(page, big)
+      await waitIndexed(page)
+    })
+    await page.close()
+    const frames: Stat[] = []
+    for (let i = 0; i < RUNS; i++) {
+      const app = await browser.newPage()
+      await app.goto(`${base}/`)
+      await openInApp(app, oneGiB)
+      const f = await scrollFrames(app, 3000, 900)
+      const s = [...f].sort((a, b) => a - b)
+      frames.push({
+        min: s[Math.floor(s.length * 0.5)] ?? 0,
+        median: s[Math.floor(s.length * 0.95)] ?? 0,
+        max: s[s.length - 1] ?? 0,
+      })
+      await app.close()
+    }
+    return { idle, peak, frames }
+  } finally {
+    await browser.close()
+  }
+}
+
+function cliValidate(path: string): Stat {
+  const size = statSync(path).size
+  spawnSync(process.execPath, [join(ROOT, 'bin', 'rad.mjs'), 'validate', path]) // warm the page cache
+  const rates = Array.from({ length: RUNS }, () => {
+    const t = performance.now()
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'rad.mjs'), 'validate', path])
+    if (r.status !== 0) throw new Error(`validate failed: ${r.stderr.toString()}`)
+    return size / GB / ((performance.now() - t) / 1000)
+  })
+  return stat(rates)
+}
+
+function machine(chromiumVersion: string): string {
+  const cpu = cpus()
+  return [
+    `- CPU: ${cpu[0]?.model ?? '?'} × ${String(cpu.length)}`,
+    `- Memory: ${f1(totalmem() / 2 ** 30)} GiB`,
+    `- Node ${process.version}; Chromium ${chromiumVersion} (Debian, headless)`,
+    `- Runs per figure: ${String(RUNS)} (median, then min–max); files read from the page cache`,
+  ].join('\n')
+}
+
+declare global {
+  interface Window {
+    radBench: {
+      rawRead(block: number, depth: number): Promise<number>
+      index(): Promise<{ ms: number; firstMs: number; summary: { chunks: number; records: number } }>
+      decode(workers: number): Promise<{ ms: number; records: number; bytes: number }>
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'ensure-chromium.mjs')], { stdio: 'inherit' })
+  log('building the app and the harness…')
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' })
+  execFileSync('npx', ['vite', 'build', '--config', 'bench/vite.config.ts'], { cwd: ROOT, stdio: 'inherit' })
+  const inputs = await generateInputs()
+  const server = await serve(PORT)
+  const base = `http://127.0.0.1:${String(PORT)}`
+  try {
+    const probe = await launch()
+    const version = probe.version()
+    const page = await harness(probe, base, inputs.salmon1g)
+    log('raw read grid on the 1 GiB file…')
+    const grid = await rawGrid(page, statSync(inputs.salmon1g).size)
+    await probe.close()
+    const files: FileResult[] = []
+    for (const path of [inputs.salmon1g, inputs.salmon5g, inputs.collated, inputs.collatedZstd]) {
+      log(`index and first rows: ${basename(path)}…`)
+      files.push(await measureFile(base, path, grid.best))
+    }
+    log('decode scaling…')
+    const decode = await decodeScaling(base, inputs.salmon1g)
+    log('memory while indexing 5 GiB, and scrolling…')
+    const app = await appMemoryAndScroll(base, inputs.salmon5g, inputs.salmon1g)
+    log('CLI validate…')
+    const cli = cliValidate(inputs.salmon1g)
+    writeResults({ version, grid, files, decode, app, cli, source: inputs.salmonSourceKind })
+  } finally {
+    server.close()
+  }
+}
+
+interface Results {
+  version: string
+  grid: { rows: string[]; best: [number, number] }
+  files: FileResult[]
+  decode: string[]
+  app: { idle: number; peak: number; frames: Stat[] }
+  cli: Stat
+  source: string
+}
+
+function writeResults(r: Results): void {
+  const mb = (n: number): string => (n / 2 ** 20).toFixed(0)
+  const p50 = stat(r.app.frames.map((f) => f.min))
+  const p95 = stat(r.app.frames.map((f) => f.median))
+  const text = `# Benchmark results
+
+Made by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. Salmon-like files repeat the chunks of a
+${r.source}.
+
+${machine(r.version)}
+
+## Index against the browser's raw read limit
+
+Raw = the same \`File\` read front to back with \`Blob.slice\` in one worker, at the best setting of
+the grid below (${String(r.grid.best[0] >> 20)} MiB blocks, ${String(r.grid.best[1])} in flight). Index = the app's index worker
+(prelude, first chunks, every chunk header walked). First rows = from the file input's change
+event to the first record row in the DOM, in the app. GB/s are 10^9 bytes per second.
+
+| file | size | chunks | raw GB/s | index GB/s | index/raw | first rows (ms) |
+|---|---:|---:|---:|---:|---:|---:|
+${r.files.map((f) => `| ${f.name} | ${f2(f.bytes / GB)} GB | ${String(f.chunks)} | ${fmt(f.raw)} | ${fmt(f.index)} | ${fmt(f.ratio)} | ${fmt(f.firstRows, (x) => x.toFixed(0))} |`).join('\n')}
+
+## Full decode (salmon-1g.rad, the app's decode workers, ~8 MiB batches)
+
+| workers | M records/s | MB/s | GB/s per worker | scaling |
+|---:|---:|---:|---:|---:|
+${r.decode.join('\n')}
+
+## Memory and scrolling
+
+- Index: 24 bytes per chunk (Float64 offset, Uint32 nbytes, Uint32 nrec, Float64 first record).
+- Renderer peak while the app indexes salmon-5g.rad: ${mb(r.app.peak)} MiB, ${mb(r.app.peak - r.app.idle)} MiB above the idle app (${mb(r.app.idle)} MiB).
+- Scrolling the record table 900 px per frame for 3 s right after opening salmon-1g.rad
+  (indexing and decoding still streaming): frame time p50 ${fmt(p50, f1)} ms, p95 ${fmt(p95, f1)} ms.
+
+## CLI
+
+\`node bin/rad.mjs validate salmon-1g.rad\` (whole command, Node start-up included; warm page cache):
+${fmt(r.cli)} GB/s.
+
+## Raw read grid (salmon-1g.rad, one worker)
+
+| block | in flight | GB/s |
+|---:|---:|---:|
+${r.grid.rows.join('\n')}
+`
+  writeFileSync(join(import.meta.dirname, 'results.md'), text)
+  process.stdout.write(text)
+}
+
+await main()
