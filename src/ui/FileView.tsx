@@ -35,7 +35,7 @@ export function FileView({ session }: Props) {
 
   const { opened, semantics } = state
   return (
-    <main className="file-view">
+    <main className="file-view" data-testid="file-view" data-session={session.id}>
       <IndexStatus state={state} onCancel={cancel} />
       {state.error && <ErrorBanner error={state.error} state={state} />}
       {opened && semantics && (

@@ -1,0 +1,125 @@
+import { join } from 'node:path'
+import { expect, test } from '@playwright/test'
+import type { Worker } from '@playwright/test'
+import {
+  FIXTURES,
+  SAMPLE,
+  armFirstRowTimer,
+  expectedOfFile,
+  recordRow,
+  report,
+  statValue,
+  tempDir,
+  writeRepeatedSample,
+} from './helpers'
+
+/**
+ * One big valid file, made in the test: the sample's chunks repeated 5,000
+ * times (1.86 GB, 20,000 chunks, 94.7 million records — far more rows than a
+ * browser can scroll: 94.7 M × 28 px ≈ 2.65 billion px). Indexing it takes
+ * seconds, so a second file can be opened while it runs.
+ */
+const COPIES = 5000
+
+let tmp: ReturnType<typeof tempDir>
+let big: { path: string; chunks: number; records: number; size: number }
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 })
+
+test.beforeAll(async () => {
+  tmp = tempDir()
+  const path = join(tmp.dir, 'repeated-sample.rad')
+  big = { path, ...(await writeRepeatedSample(path, COPIES)) }
+})
+
+test.afterAll(() => {
+  tmp.remove()
+})
+
+test('opening a second file during indexing cancels the first completely', async ({ page }) => {
+  const sample = await expectedOfFile(SAMPLE)
+  const secondPath = `${FIXTURES}/rad-chromium-v2-small.rad`
+  const second = await expectedOfFile(secondPath)
+  const firstBig = sample.record(0)
+  expect(second.record(0).umi).not.toBe(firstBig.umi)
+
+  const closed = new Set<Worker>()
+  page.on('worker', (w) => {
+    w.on('close', () => closed.add(w))
+  })
+  await page.goto('/')
+  const firstRow = await armFirstRowTimer(page)
+  await page.getByTestId('file-input').setInputFiles(big.path)
+  await expect(recordRow(page, 0)).toContainText(firstBig.barcodes[0] ?? '')
+  report(`first decoded row of a ${(big.size / 1e9).toFixed(2)} GB file`, await firstRow())
+  // The point of the test: the first file is still being indexed.
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'indexing')
+  const indexedBefore = await statValue(page, 'records')
+  expect(indexedBefore).toBeLessThan(big.records)
+  const firstFileWorkers = page.workers().filter((w) => !closed.has(w))
+  expect(firstFileWorkers.length).toBeGreaterThan(0)
+
+  await page.getByTestId('file-input').setInputFiles(secondPath)
+  await expect(page.getByTestId('file-name')).toHaveText('rad-chromium-v2-small.rad')
+  await expect(recordRow(page, 0)).toContainText(second.record(0).umi ?? '')
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
+  // Every worker of the first file is terminated.
+  await expect.poll(() => firstFileWorkers.every((w) => closed.has(w)), { timeout: 10_000 }).toBe(true)
+  // Nothing from the first file ever shows again: watch the figures and rows for a while.
+  for (let i = 0; i < 20; i++) {
+    expect(await statValue(page, 'records')).toBe(second.records)
+    expect(await statValue(page, 'chunks')).toBe(second.chunks)
+    const shown = await page.getByTestId('record-row').evaluateAll((rows) => rows.map((r) => r.textContent))
+    for (const text of shown) expect(text).not.toContain(firstBig.umi ?? '')
+    await page.waitForTimeout(100)
+  }
+  await expect(page.getByTestId('record-row').filter({ hasText: second.record(1).umi ?? '' })).toHaveCount(1)
+})
+
+test('a file with tens of millions of records: every record is reachable', async ({ page }) => {
+  const sample = await expectedOfFile(SAMPLE)
+  await page.goto('/')
+  await page.getByTestId('file-input').setInputFiles(big.path)
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done', { timeout: 90_000 })
+  expect(await statValue(page, 'records')).toBe(big.records)
+  expect(await statValue(page, 'chunks')).toBe(big.chunks)
+
+  // The last record of the big file is the sample's last record.
+  const last = big.records - 1
+  const want = sample.record(sample.records - 1)
+  await page.getByTestId('goto-record').fill(String(last))
+  await page.getByTestId('goto-record').press('Enter')
+  const row = recordRow(page, last)
+  await expect(row).toBeInViewport()
+  await expect(row).toContainText(want.barcodes[0] ?? '')
+  await expect(row).toContainText(want.umi ?? '')
+  await expect(page.getByTestId('window-range')).toBeVisible()
+
+  // Expand it: alignments decoded from chunk 19,999.
+  await row.click()
+  const alns = page.locator(`[data-testid="alignment-row"][data-record="${String(last)}"]`)
+  await expect(alns).toHaveCount(want.alignments.length)
+  await expect(alns.first()).toContainText(want.alignments[0]?.refName ?? '')
+
+  // A record in the middle of the file, and the row after it by keyboard.
+  const middle = sample.records * (COPIES / 2) // record 0 of copy 2,500
+  await page.getByTestId('goto-record').fill(middle.toLocaleString('en-US'))
+  await page.getByTestId('goto-record').press('Enter')
+  await expect(recordRow(page, middle)).toContainText(sample.record(middle % sample.records).umi ?? '')
+  await page.getByTestId('record-table').focus()
+  await page.keyboard.press('ArrowDown')
+  await expect(recordRow(page, middle + 1)).toHaveAttribute('aria-selected', 'true')
+  await expect(recordRow(page, middle + 1)).toContainText(sample.record((middle + 1) % sample.records).umi ?? '')
+
+  // Scrolling past the end of the scroll window slides it on: the rows stay continuous.
+  const scroller = page.getByTestId('record-table')
+  await scroller.evaluate((el) => {
+    el.scrollTop = el.scrollHeight
+  })
+  await scroller.evaluate((el) => {
+    el.scrollTop = el.scrollHeight
+  })
+  const bottom = Number(await page.getByTestId('record-row').last().getAttribute('data-record'))
+  expect(bottom).toBeGreaterThan(middle + 60_000)
+  await expect(recordRow(page, bottom)).toContainText(sample.record(bottom % sample.records).umi ?? '')
+})

@@ -1,0 +1,169 @@
+/**
+ * Shared by the browser tests: expected values come from the format core run
+ * in Node on the same bytes (never hand-copied), and test files are generated
+ * here from the real salmon fixtures.
+ */
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { BytesSource } from '../src/io/byteSource'
+import { openRad } from '../src/io/openRad'
+import { walkChunks } from '../src/io/walkChunks'
+import type { ScanResult } from '../src/io/walkChunks'
+import { chunkSpan } from '../src/rad/chunk'
+import { decodeChunk } from '../src/rad/decodeChunk'
+import { alignmentView, recordView } from '../src/rad/display'
+import { inferSemantics } from '../src/rad/semantics'
+import type { Prelude } from '../src/rad/types'
+
+export const SAMPLE = 'public/sample.rad'
+export const FIXTURES = 'test/fixtures/salmon'
+
+export interface ExpectedRecord {
+  barcodes: string[]
+  umi: string | undefined
+  alignments: { refName: string; ori: string | undefined }[]
+}
+
+/** What the core says about a file: its prelude, its chunk walk, and any record decoded. */
+export interface Expected {
+  prelude: Prelude
+  scan: ScanResult
+  records: number
+  chunks: number
+  record(n: number): ExpectedRecord
+}
+
+export async function expectedOf(bytes: Uint8Array, name = 'file.rad'): Promise<Expected> {
+  const { source, prelude } = await openRad(new BytesSource(bytes, name))
+  const scan = await walkChunks(source, prelude)
+  const sem = inferSemantics(prelude)
+  const record = (n: number): ExpectedRecord => {
+    let k = scan.index.count - 1
+    while (k > 0 && (scan.index.firstRecord[k] ?? 0) > n) k--
+    const offset = scan.index.offset[k] ?? 0
+    const span = chunkSpan(scan.index.nbytes[k] ?? 0, scan.convention)
+    const cols = decodeChunk(bytes.subarray(offset, offset + span), offset, k, prelude, scan.convention)
+    const r = n - (scan.index.firstRecord[k] ?? 0)
+    const view = recordView(cols, r, prelude, sem)
+    const alignments = []
+    for (let a = 0; a < view.naln; a++) {
+      const aln = alignmentView(cols, (cols.alnStart[r] ?? 0) + a, prelude, sem, view.mappingType)
+      alignments.push({ refName: aln.refName, ori: aln.ori })
+    }
+    return { barcodes: view.barcodes, umi: view.umi, alignments }
+  }
+  return { prelude, scan, records: scan.records, chunks: scan.index.count, record }
+}
+
+export async function expectedOfFile(path: string): Promise<Expected> {
+  return expectedOf(new Uint8Array(readFileSync(path)), path)
+}
+
+/** `1234567` → `1,234,567`, as the page prints offsets and counts. */
+export function fmt(n: number): string {
+  return n.toLocaleString('en-US')
+}
+
+export function tempDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'rad-e2e-'))
+  return {
+    dir,
+    remove: () => {
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * A valid, big RAD file: the sample's prelude with num_chunks rewritten,
+ * followed by its chunks repeated `copies` times (RAD-FORMAT.md §1.3: the u64
+ * num_chunks field sits right before the tag sections).
+ */
+export async function writeRepeatedSample(
+  path: string,
+  copies: number,
+): Promise<{ chunks: number; records: number; size: number }> {
+  const bytes = new Uint8Array(readFileSync(SAMPLE))
+  const { prelude, scan } = await expectedOf(bytes)
+  const head = bytes.slice(0, prelude.firstChunkOffset)
+  new DataView(head.buffer).setBigUint64(prelude.numChunksOffset, BigInt(scan.index.count * copies), true)
+  const body = bytes.subarray(prelude.firstChunkOffset, scan.endOffset)
+  // Write in ~64 MiB pieces: one buffer holding many copies of the chunks.
+  const per = Math.max(1, Math.floor((64 << 20) / body.length))
+  const block = new Uint8Array(body.length * per)
+  for (let i = 0; i < per; i++) block.set(body, i * body.length)
+  const fd = openSync(path, 'w')
+  try {
+    writeSync(fd, head)
+    for (let done = 0; done < copies; done += per) {
+      const n = Math.min(per, copies - done)
+      writeSync(fd, block, 0, n * body.length)
+    }
+  } finally {
+    closeSync(fd)
+  }
+  return { chunks: scan.index.count * copies, records: scan.records * copies, size: head.length + body.length * copies }
+}
+
+/** Drops a file on the page through a synthetic drop event carrying a real DataTransfer. */
+export async function dropFile(page: Page, bytes: Uint8Array, name: string): Promise<void> {
+  await page.evaluate(
+    ({ b64, name }) => {
+      const bin = atob(b64)
+      const data = new Uint8Array(bin.length)
+      for (let i = 0; i < bin.length; i++) data[i] = bin.charCodeAt(i)
+      const dt = new DataTransfer()
+      dt.items.add(new File([data], name, { type: 'application/octet-stream' }))
+      const target = document.querySelector('[data-testid="drop-zone"]') ?? document.body
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }))
+      }
+    },
+    { b64: Buffer.from(bytes).toString('base64'), name },
+  )
+}
+
+/** The record row for global record `n` (0-based). */
+export function recordRow(page: Page, n: number) {
+  return page.locator(`[data-testid="record-row"][data-record="${String(n)}"]`)
+}
+
+export async function statValue(page: Page, which: 'chunks' | 'records'): Promise<number> {
+  return Number(await page.getByTestId(`stat-${which}`).getAttribute('data-value'))
+}
+
+/**
+ * Starts a clock in the page at the next file input change or drop (or click,
+ * for the sample button, which includes fetching the sample), and stops
+ * it when record 0 of the *new* file shows decoded text (a 16-nt barcode).
+ * Returns a function that resolves to the elapsed milliseconds.
+ */
+export async function armFirstRowTimer(page: Page, startOnClick = false): Promise<() => Promise<number>> {
+  await page.evaluate((startOnClick) => {
+    const w = window as unknown as { __firstRow?: Promise<number> }
+    const before = document.querySelector('[data-testid="file-view"]')?.getAttribute('data-session') ?? ''
+    w.__firstRow = new Promise<number>((resolve) => {
+      const start = (): void => {
+        const t0 = performance.now()
+        const check = (): void => {
+          const view = document.querySelector('[data-testid="file-view"]')
+          const row = view?.querySelector('[data-testid="record-row"][data-record="0"]')
+          const fresh = view !== null && view !== undefined && view.getAttribute('data-session') !== before
+          if (fresh && row && /[ACGT]{8}/.test(row.textContent)) resolve(performance.now() - t0)
+          else requestAnimationFrame(check)
+        }
+        check()
+      }
+      document.addEventListener(startOnClick ? 'click' : 'change', start, { once: true, capture: true })
+      window.addEventListener('drop', start, { once: true, capture: true })
+    })
+  }, startOnClick)
+  return () => page.evaluate(() => (window as unknown as { __firstRow: Promise<number> }).__firstRow)
+}
+
+/** Prints a measurement in the test output (and keeps it as an annotation). */
+export function report(label: string, ms: number): void {
+  process.stdout.write(`    ${label}: ${ms.toFixed(0)} ms\n`)
+}
