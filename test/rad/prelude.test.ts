@@ -1,6 +1,7 @@
 /** The prelude (§1–3): legacy vs v2, header, tag sections, roles, file tag values. */
 import { describe, expect, it } from 'vitest'
 import { NeedMoreBytes } from '../../src/rad/cursor'
+import { RadError } from '../../src/rad/errors'
 import { RAD_MAGIC, fileTagValue, parsePrelude } from '../../src/rad/prelude'
 import { BytesSource } from '../../src/io/byteSource'
 import { readPrelude } from '../../src/io/readPrelude'
@@ -156,6 +157,17 @@ describe('v2 prelude (§1.2, §2.3)', () => {
       { kind: 'umi', code: 2, len: 12 },
     ])
     expect(p.alnTags[0]?.role).toEqual({ kind: 'reference', code: 3 })
+  })
+
+  it('does not guess the early ext-less v2 prefix (§1.2 history): it fails with a RadError, not a crash', () => {
+    const { bytes } = buildRad({ ...basic, v2: { omitExtLen: true }, numChunks: 1 })
+    let err: unknown
+    try {
+      parsePrelude(bytes, bytes.length)
+    } catch (e) {
+      err = e
+    }
+    expect(err).toBeInstanceOf(RadError)
   })
 
   it('reads a role payload of 255 bytes', () => {
