@@ -223,6 +223,46 @@ function fillFixed(walk: RecordWalk, layout: RecordLayout, view: DataView, total
   return [readColumns, alnColumns]
 }
 
+const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1
+
+/**
+ * Fast path for layouts made only of u32 tags (salmon/piscem scRNA: b, u,
+ * compressed_ori_refid) whose payload sits on a 4-byte boundary: copies
+ * words straight from a Uint32Array view, record by record, with no position
+ * arrays — ~2× the DataView path (measured on a salmon map.rad in Node).
+ */
+function fillWordsU32(
+  p: ChunkPayload,
+  walk: RecordWalk,
+  layout: RecordLayout,
+  total: number,
+): [Column[], Column[]] | undefined {
+  const allU32 = (tags: readonly TagDesc[]): boolean => tags.every((t) => t.type.id === TYPE_ID.u32)
+  if (!LITTLE_ENDIAN_HOST || p.bytes.byteOffset % 4 !== 0 || p.bytes.length % 4 !== 0) return undefined
+  if (!allU32(layout.readTags) || !allU32(layout.alnTags)) return undefined
+  const words = new Uint32Array(p.bytes.buffer, p.bytes.byteOffset, p.bytes.length / 4)
+  const nrec = walk.recStart.length
+  const nRead = layout.readTags.length
+  const nAln = layout.alnTags.length
+  const reads = layout.readTags.map(() => new Uint32Array(nrec))
+  const alns = layout.alnTags.map(() => new Uint32Array(total))
+  const { recStart, alnStart } = walk
+  for (let t = 0; t < nRead; t++) {
+    const out = reads[t]!
+    for (let r = 0; r < nrec; r++) out[r] = words[(recStart[r]! >>> 2) + 1 + t]!
+  }
+  for (let t = 0; t < nAln; t++) {
+    const out = alns[t]!
+    let k = 0
+    for (let r = 0; r < nrec; r++) {
+      const end = alnStart[r + 1]!
+      for (let w = (recStart[r]! >>> 2) + 1 + nRead + t; k < end; k++, w += nAln) out[k] = words[w]!
+    }
+  }
+  const column = (values: Uint32Array): Column => ({ kind: 'u32', values })
+  return [reads.map(column), alns.map(column)]
+}
+
 function fillGeneric(p: ChunkPayload, walk: RecordWalk, layout: RecordLayout, total: number): [Column[], Column[]] {
   const nrec = walk.recStart.length
   const readColumns = layout.readTags.map((t) => allocColumn(columnKindOf(t), nrec))
@@ -253,7 +293,9 @@ export function decodeRecords(p: ChunkPayload, layout: RecordLayout): ChunkColum
   if (walk.consumed !== p.bytes.length) throw underrun(p, walk.consumed)
   const total = walk.alnStart[p.nrec] ?? 0
   const fixed = layout.readStride >= 0 && layout.alnStride >= 0
-  const [readColumns, alnColumns] = fixed ? fillFixed(walk, layout, view, total) : fillGeneric(p, walk, layout, total)
+  const [readColumns, alnColumns] = !fixed
+    ? fillGeneric(p, walk, layout, total)
+    : (fillWordsU32(p, walk, layout, total) ?? fillFixed(walk, layout, view, total))
   return {
     chunk: p.chunk,
     offset: p.offset,
