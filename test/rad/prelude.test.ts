@@ -212,7 +212,8 @@ describe('many references (§1.3)', () => {
     expect(p.refNames[N - 1]).toBe(name(N - 1))
     expect(p.numChunksOffset).toBe(layout.numChunksOffset)
     expect(p.fileTagValues).toEqual([16, 12])
-    expect(ms).toBeLessThan(5_000)
+    // Linear work takes ~2 s here; a quadratic reader would take minutes. Generous for loaded CI machines.
+    expect(ms).toBeLessThan(20_000)
   })
 
   it('asks for more bytes (NeedMoreBytes) when its window ends inside the names', () => {
