@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { chunkPayload, decodeChunk } from '../../src/rad/decodeChunk'
+import { recordLayout } from '../../src/rad/chunk'
+import { RadError } from '../../src/rad/errors'
+import { parsePrelude } from '../../src/rad/prelude'
+import { inferSemantics } from '../../src/rad/semantics'
+import type { Prelude } from '../../src/rad/types'
+import { checkChunk, makeCheckPlan } from '../../src/rad/valueChecks'
+import { SALMON_V3 } from '../helpers/fixtures'
+
+// The u32 word fast paths (decode and integrity scan) apply only when a chunk's
+// payload sits on a 4-byte boundary; these tests run every chunk both ways.
+
+const file = new Uint8Array(readFileSync(SALMON_V3))
+const prelude: Prelude = parsePrelude(file, file.length)
+const layout = recordLayout(prelude)
+const plan = makeCheckPlan(prelude, inferSemantics(prelude))
+
+/** Chunk k's bytes copied so its payload (8 bytes in) starts at `misalign` mod 4. */
+function chunkAt(k: number, misalign: number): { bytes: Uint8Array; offset: number } {
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength)
+  let offset = prelude.firstChunkOffset
+  for (let i = 0; i < k; i++) offset += view.getUint32(offset, true)
+  const nbytes = view.getUint32(offset, true)
+  const room = new Uint8Array(nbytes + 8)
+  const bytes = room.subarray(misalign, misalign + nbytes)
+  bytes.set(file.subarray(offset, offset + nbytes))
+  return { bytes, offset }
+}
+
+describe('u32 word fast paths agree with the DataView paths', () => {
+  it('decodeChunk gives identical columns whether or not the payload is 4-byte aligned', () => {
+    for (let k = 0; k < prelude.numChunks; k++) {
+      const a = chunkAt(k, 0)
+      const u = chunkAt(k, 1)
+      const fast = decodeChunk(a.bytes, a.offset, k, prelude, 'header-inclusive', layout)
+      const slow = decodeChunk(u.bytes, u.offset, k, prelude, 'header-inclusive', layout)
+      expect(fast.recordCount).toBe(slow.recordCount)
+      expect(Array.from(fast.alnStart)).toEqual(Array.from(slow.alnStart))
+      fast.readColumns.forEach((c, t) => {
+        expect(Array.from(c.values as Uint32Array)).toEqual(Array.from(slow.readColumns[t]?.values as Uint32Array))
+      })
+      fast.alnColumns.forEach((c, t) => {
+        expect(Array.from(c.values as Uint32Array)).toEqual(Array.from(slow.alnColumns[t]?.values as Uint32Array))
+      })
+    }
+  })
+
+  it('the integrity scan counts the same alignments both ways', () => {
+    for (let k = 0; k < prelude.numChunks; k++) {
+      const counts = [0, 1, 2, 3].map((m) => {
+        const c = chunkAt(k, m)
+        return checkChunk(chunkPayload(c.bytes, c.offset, k, 'none', 'header-inclusive'), layout, plan)
+      })
+      expect(new Set(counts).size).toBe(1)
+    }
+  })
+
+  it('a reference id out of range is reported with the same record and byte either way', () => {
+    const messages = [0, 1].map((m) => {
+      const c = chunkAt(1, m)
+      // Record 0 of chunk 1: naln, b, u, then its first alignment word at payload byte 12.
+      new DataView(c.bytes.buffer, c.bytes.byteOffset).setUint32(8 + 12, 0x80000000 + prelude.refCount, true)
+      try {
+        checkChunk(chunkPayload(c.bytes, c.offset, 1, 'none', 'header-inclusive'), layout, plan)
+        return 'no error'
+      } catch (e) {
+        expect(e).toBeInstanceOf(RadError)
+        return `${(e as RadError).code} ${String((e as RadError).offset)} ${(e as RadError).message}`
+      }
+    })
+    expect(messages[0]).toMatch(/^BAD_VALUE \d+ chunk 1, record 0 at byte [\d,]+: alignment 0 names reference 244/)
+    expect(messages[1]).toBe(messages[0])
+  })
+
+  it('a UMI wider than ulen is caught by the fast scan too', () => {
+    const c = chunkAt(2, 0)
+    new DataView(c.bytes.buffer, c.bytes.byteOffset).setUint32(8 + 8, 1 << 24, true)
+    expect(() => checkChunk(chunkPayload(c.bytes, c.offset, 2, 'none', 'header-inclusive'), layout, plan)).toThrow(
+      /"u" is 16777216, wider than its 12 nt \(24 bits\) allow/,
+    )
+  })
+})
