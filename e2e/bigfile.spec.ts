@@ -123,3 +123,38 @@ test('a file with tens of millions of records: every record is reachable', async
   expect(bottom).toBeGreaterThan(middle + 60_000)
   await expect(recordRow(page, bottom)).toContainText(sample.record(bottom % sample.records).umi ?? '')
 })
+
+test('Cancel stops indexing and keeps the chunks found browsable', async ({ page }) => {
+  const sample = await expectedOfFile(SAMPLE)
+  const closed = new Set<Worker>()
+  page.on('worker', (w) => {
+    w.on('close', () => closed.add(w))
+  })
+  await page.goto('/')
+  await page.getByTestId('file-input').setInputFiles(big.path)
+  await expect(recordRow(page, 0)).toContainText(sample.record(0).umi ?? '')
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'indexing')
+  const indexWorkers = page.workers().filter((w) => w.url().includes('index.worker') && !closed.has(w))
+  expect(indexWorkers.length).toBeGreaterThan(0)
+  await page.getByTestId('cancel-index').click()
+  const status = page.getByTestId('index-status')
+  await expect(status).toHaveAttribute('data-state', 'done')
+  await expect(status).toContainText('cancelled')
+  await expect(page.getByTestId('cancel-index')).toHaveCount(0)
+  const records = await statValue(page, 'records')
+  const chunks = await statValue(page, 'chunks')
+  expect(chunks).toBeGreaterThan(0)
+  expect(chunks).toBeLessThan(big.chunks)
+  let expected = 0
+  for (let k = 0; k < chunks; k++) expected += sample.scan.index.nrec[k % sample.chunks] ?? 0
+  expect(records).toBe(expected)
+  // The index worker is gone, and the figures stay put.
+  await expect.poll(() => indexWorkers.every((w) => closed.has(w)), { timeout: 10_000 }).toBe(true)
+  await page.waitForTimeout(500)
+  expect(await statValue(page, 'records')).toBe(records)
+  // The last record found is browsable.
+  await page.getByTestId('goto-record').fill(String(records - 1))
+  await page.getByTestId('goto-record').press('Enter')
+  const want = sample.record((records - 1) % sample.records)
+  await expect(recordRow(page, records - 1)).toContainText(want.umi ?? '')
+})

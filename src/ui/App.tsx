@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { prewarmIndexWorker } from '../workers/client'
-import { DropOverlay } from './DropOverlay'
+import { DropZone } from './DropZone'
 import { FileView } from './FileView'
 import { IdleView } from './IdleView'
 import { TopBar } from './TopBar'
@@ -19,14 +19,26 @@ export function App() {
   const [sampleError, setSampleError] = useState<string | undefined>(undefined)
   useEffect(prewarmIndexWorker, [])
 
+  // Counts open requests, so a slow sample download never replaces a file opened meanwhile.
+  const requests = useRef(0)
+  const openFile = useCallback(
+    (file: File) => {
+      requests.current++
+      setSampleError(undefined)
+      open(file)
+    },
+    [open],
+  )
+
   const openSample = useCallback(() => {
+    const request = ++requests.current
     setSampleError(undefined)
     fetch(SAMPLE_URL)
       .then(async (res) => {
         if (!res.ok) throw new Error(`the server answered ${String(res.status)}`)
         // A Blob handle only: the bytes are read by the workers, not here.
         const blob = await res.blob()
-        open(new File([blob], 'sample.rad', { type: 'application/octet-stream' }))
+        if (request === requests.current) open(new File([blob], 'sample.rad', { type: 'application/octet-stream' }))
       })
       .catch((e: unknown) => {
         setSampleError(`Could not load the sample file: ${e instanceof Error ? e.message : String(e)}`)
@@ -35,14 +47,14 @@ export function App() {
 
   return (
     <div className="app">
-      <TopBar onFile={open} onSample={openSample} />
+      <TopBar onFile={openFile} onSample={openSample} />
       {sampleError && (
         <div className="notice notice-error" role="alert">
           {sampleError}
         </div>
       )}
       {session ? <FileView key={session.id} session={session} /> : <IdleView onSample={openSample} />}
-      <DropOverlay onFile={open} />
+      <DropZone onFile={openFile} />
     </div>
   )
 }

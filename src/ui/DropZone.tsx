@@ -9,10 +9,11 @@ function hasFiles(ev: DragEvent): boolean {
 }
 
 /**
- * Drop anywhere: listens on the window and shows a full-page target while
- * files are dragged over it. The first dropped file is opened.
+ * Drop anywhere: listens on the window and shows a full-page drop target
+ * while files are dragged over the page (the idle page also shows a static
+ * one). The first dropped file is opened.
  */
-export function DropOverlay({ onFile }: Props) {
+export function DropZone({ onFile }: Props) {
   const [dragging, setDragging] = useState(false)
   const depth = useRef(0)
   const onFileRef = useRef(onFile)
