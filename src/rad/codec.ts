@@ -1,4 +1,5 @@
 import { decompress as zstdDecompress } from 'fzstd'
+import { decompressBlock } from 'lz4js'
 import { RadError, fmtInt } from './errors'
 import type { Codec } from './types'
 
@@ -28,36 +29,30 @@ function lz4Length(src: Uint8Array, at: { s: number }, end: number, n: number): 
 }
 
 /**
- * Decodes a raw LZ4 block from src[start..end) into `out`, checking every
- * length against both buffers; returns the bytes written, or -1 when the block
- * is corrupt or cut short. (lz4js's decoder reads past the end of a cut block
- * as zeros and so turns damage into silently wrong records.)
+ * Walks a raw LZ4 block's sequences without copying anything and returns the
+ * size it decodes to, or -1 when a length, literal run or match offset points
+ * outside the block or the output. The decoding itself is lz4js's; this check
+ * comes first because lz4js does not bounds-check: it reads past the end of a
+ * cut block as zeros and so turns damage into silently wrong records.
  */
-export function lz4DecodeBlock(src: Uint8Array, start: number, end: number, out: Uint8Array): number {
+export function lz4BlockSize(src: Uint8Array, start: number, end: number, limit: number): number {
   const at = { s: start }
   let d = 0
   while (at.s < end) {
     const token = src[at.s++] ?? 0
     const literals = lz4Length(src, at, end, token >>> 4)
-    if (literals < 0 || at.s + literals > end || d + literals > out.length) return -1
-    out.set(src.subarray(at.s, at.s + literals), d)
+    if (literals < 0 || at.s + literals > end) return -1
     at.s += literals
     d += literals
-    if (at.s === end) return d // the last sequence has literals only
+    if (at.s === end) return d <= limit ? d : -1 // the last sequence has literals only
     if (at.s + 2 > end) return -1
     const distance = (src[at.s] ?? 0) | ((src[at.s + 1] ?? 0) << 8)
     at.s += 2
     if (distance === 0 || distance > d) return -1
     const extra = lz4Length(src, at, end, token & 15)
     if (extra < 0) return -1
-    const length = extra + 4
-    if (d + length > out.length) return -1
-    if (distance >= length) {
-      out.copyWithin(d, d - distance, d - distance + length)
-      d += length
-    } else {
-      for (let i = 0; i < length; i++, d++) out[d] = out[d - distance] ?? 0
-    }
+    d += extra + 4
+    if (d > limit) return -1
   }
   return d
 }
@@ -74,9 +69,17 @@ function decodeLz4(payload: Uint8Array, chunk: number, offset: number): Uint8Arr
       offset,
     )
   }
+  const checked = lz4BlockSize(payload, 4, payload.length, size)
+  if (checked < 0) throw decompressFailed('the lz4 block is corrupt', chunk, offset)
+  if (checked !== size) {
+    throw decompressFailed(
+      `the lz4 block decodes to ${fmtInt(checked)} bytes, but its prefix says ${fmtInt(size)}`,
+      chunk,
+      offset,
+    )
+  }
   const out = new Uint8Array(size)
-  const written = lz4DecodeBlock(payload, 4, payload.length, out)
-  if (written < 0) throw decompressFailed('the lz4 block is corrupt', chunk, offset)
+  const written = decompressBlock(payload, out, 4, block, 0)
   if (written !== size) {
     throw decompressFailed(
       `the lz4 block decoded to ${fmtInt(written)} bytes, but its prefix says ${fmtInt(size)}`,

@@ -320,7 +320,7 @@ describe('DECOMPRESS_FAILED: at the chunk header, with the chunk', () => {
   const lz4Cases: [string, number[], RegExp][] = [
     ['an lz4 payload shorter than its size prefix', [1, 0], /shorter than its 4-byte size prefix/],
     ['an lz4 size prefix that no block could reach', [0xff, 0xff, 0xff, 0x0f, 0x10, 0x41], /impossible/],
-    ['an lz4 block that decodes to fewer bytes than its prefix', [40, 0, 0, 0, 0x30, 0x41, 0x42, 0x43], /decoded to 3/],
+    ['an lz4 block that decodes to fewer bytes than its prefix', [40, 0, 0, 0, 0x30, 0x41, 0x42, 0x43], /decodes to 3/],
     ['an lz4 block with a match offset before its start', [40, 0, 0, 0, 0x1f, 0x41, 0xff, 0x7f, 0xff, 0xff], /lz4/],
   ]
   for (const [what, bad, message] of lz4Cases) {
