@@ -17,6 +17,8 @@ import { SequentialReader } from './sequentialReader'
 
 /** Largest chunk we accept; salmon's are ~100 KB, collated ones a few MB. */
 export const MAX_CHUNK_BYTES = 1 << 30
+/** Chunk 0 is measured to detect the nbytes convention (§4.2) only up to this size. */
+const MAX_CONVENTION_PROBE = 64 << 20
 /** Block size for walking small chunks in memory (issue 4: ≥16 MiB reads stream well). */
 export const DEFAULT_BLOCK = 16 << 20
 /** Reads kept in flight while streaming (issue 4: one at a time reaches only half the throughput). */
@@ -88,7 +90,7 @@ async function findConvention(source: ByteSource, prelude: Prelude, signal?: Abo
   const head = await source.read(at, CHUNK_HEADER_BYTES, signal)
   const nbytes = new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(0, true)
   const length = Math.min(nbytes + CHUNK_HEADER_BYTES, source.size - at)
-  if (length > MAX_CHUNK_BYTES) return 'header-inclusive'
+  if (length > MAX_CONVENTION_PROBE) return 'header-inclusive'
   return detectConvention(await source.read(at, length, signal), at, prelude)
 }
 

@@ -1,4 +1,4 @@
-import { Cursor } from './cursor'
+import { Cursor, NeedMoreBytes } from './cursor'
 import { RadError, fmtInt, truncatedError } from './errors'
 import { SNAPPY_STREAM_ID, sniffForeignFormat } from './sniff'
 import { readTagSection, readValue, describeType } from './tags'
@@ -82,9 +82,22 @@ function readRefNames(cur: Cursor, refCount: number): string[] {
     throw truncatedError(`the reference names (${fmtInt(refCount)} declared)`, refCount * 2, cur.pos, cur.fileSize)
   }
   const names: string[] = []
-  for (let i = 0; i < refCount; i++) {
-    cur.context = `reference name ${fmtInt(i)}`
-    names.push(cur.str16())
+  const start = cur.pos
+  cur.context = 'the reference names'
+  try {
+    for (let i = 0; i < refCount; i++) names.push(cur.str16())
+  } catch (e) {
+    const i = names.length
+    if (e instanceof NeedMoreBytes && i > 0) {
+      // Ask for what the remaining names probably need (their average so far),
+      // not a doubling: 300,000 names would otherwise be re-read ~8 times.
+      const perName = (cur.pos - start) / i
+      throw new NeedMoreBytes(Math.ceil(cur.pos + (refCount - i) * perName * 1.1 + 1024))
+    }
+    if (e instanceof RadError && e.code === 'TRUNCATED') {
+      throw new RadError(e.code, `${e.message} (at reference name ${fmtInt(i)} of ${fmtInt(refCount)})`, e.offset)
+    }
+    throw e
   }
   return names
 }
