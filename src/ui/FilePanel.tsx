@@ -22,8 +22,8 @@ function conventionText(c: SessionState['convention']): string {
 }
 
 function chunksText(state: SessionState, stored: number): string {
-  const found = `${fmtCount(state.chunks)}${state.phase === 'done' || state.phase === 'error' ? '' : ' so far'}`
-  return `${stored === 0 ? '0 (unknown)' : fmtCount(stored)} stored · ${found} found`
+  const sofar = state.phase === 'done' || state.phase === 'error' ? '' : ' so far'
+  return `${stored === 0 ? '0 (unknown)' : fmtCount(stored)} stored · ${fmtCount(state.chunks)} found${sofar}`
 }
 
 function Row({ label, value, testId }: { label: string; value: string; testId?: string }) {

@@ -23,8 +23,7 @@ export function WindowBar({ records, windowStart, windowLength, top, onSeek, sum
       {windowed && (
         <>
           <span className="muted" data-testid="window-range">
-            rows {fmtCount(windowStart)}–{fmtCount(windowStart + windowLength - 1)} of {fmtCount(records)} in the scroll
-            range
+            {`scroll range: records ${fmtCount(windowStart)}–${fmtCount(windowStart + windowLength - 1)} of ${fmtCount(records)}`}
           </span>
           <input
             type="range"

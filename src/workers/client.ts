@@ -266,6 +266,8 @@ export class RadSession {
     this.indexWorker.terminate()
     this.pool.dispose()
     this.cache.clear()
+    // Comlink's port for the scan callbacks may keep this object reachable for a while.
+    this.index.clear()
     this.listeners.clear()
     this.dataListeners.clear()
   }

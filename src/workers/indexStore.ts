@@ -76,6 +76,14 @@ export class IndexStore {
     return k < 0 ? -1 : k + (this.starts[lo] ?? 0)
   }
 
+  /** Forgets everything (the session is gone; something may still hold a reference to it). */
+  clear(): void {
+    this.slices.length = 0
+    this.starts.length = 0
+    this.count = 0
+    this.records = 0
+  }
+
   /** Bytes held, for the "index memory" figure. */
   get byteLength(): number {
     return this.count * 24
