@@ -57,14 +57,23 @@ let nextJob = 1
 
 let spareIndexWorker: Worker | undefined
 
+/** Pre-warmed workers that failed before a file needed them (their error event is gone). */
+const failedWorkers = new WeakSet<Worker>()
+
 function createIndexWorker(): Worker {
-  return new Worker(new URL('./index.worker.ts', import.meta.url), { type: 'module', name: 'rad-index' })
+  const worker = new Worker(new URL('./index.worker.ts', import.meta.url), { type: 'module', name: 'rad-index' })
+  worker.addEventListener('error', () => failedWorkers.add(worker))
+  return worker
 }
 
 function takeIndexWorker(): Worker {
-  const worker = spareIndexWorker ?? createIndexWorker()
+  let worker = spareIndexWorker
   spareIndexWorker = undefined
-  return worker
+  if (worker && failedWorkers.has(worker)) {
+    worker.terminate()
+    worker = undefined
+  }
+  return worker ?? createIndexWorker()
 }
 
 /**
