@@ -8,6 +8,7 @@ import { inferSemantics } from '../../src/rad/semantics'
 import type { Prelude } from '../../src/rad/types'
 import { checkChunk, makeCheckPlan } from '../../src/rad/valueChecks'
 import { SALMON_V3 } from '../helpers/fixtures'
+import { buildRad, tag } from '../helpers/radWriter'
 
 // The u32 word fast paths (decode and integrity scan) apply only when a chunk's
 // payload sits on a 4-byte boundary; these tests run every chunk both ways.
@@ -80,5 +81,52 @@ describe('u32 word fast paths agree with the DataView paths', () => {
     expect(() => checkChunk(chunkPayload(c.bytes, c.offset, 2, 'none', 'header-inclusive'), layout, plan)).toThrow(
       /"u" is 16777216, wider than its 12 nt \(24 bits\) allow/,
     )
+  })
+})
+
+describe('the general u32 word loop (not the 2-read-tag, 1-alignment-tag scRNA shape)', () => {
+  it('gives the same columns as the DataView path for 3 read tags and 2 alignment tags', () => {
+    const built = buildRad({
+      refs: ['r0', 'r1', 'r2'],
+      readTags: [tag('b0', 'u32'), tag('b1', 'u32'), tag('u', 'u32')],
+      alnTags: [tag('compressed_ori_refid', 'u32'), tag('pos', 'u32')],
+      chunks: [
+        {
+          records: [
+            {
+              read: [1, 2, 3],
+              alns: [
+                [0x80000001, 10],
+                [2, 20],
+              ],
+            },
+            { read: [4, 5, 6], alns: [] },
+            { read: [7, 8, 9], alns: [[0, 30]] },
+          ],
+        },
+      ],
+    })
+    const own = parsePrelude(built.bytes, built.bytes.length)
+    const chunk = built.layout.chunks[0]!
+    const decodeAt = (misalign: number): number[][] => {
+      // Payload (8 bytes in) on a 4-byte boundary when misalign is 0, off it otherwise.
+      const bytes = new Uint8Array(chunk.span + 8).subarray(misalign, misalign + chunk.span)
+      bytes.set(built.bytes.subarray(chunk.offset, chunk.offset + chunk.span))
+      const cols = decodeChunk(bytes, chunk.offset, 0, own, 'header-inclusive')
+      return [
+        Array.from(cols.alnStart),
+        ...[...cols.readColumns, ...cols.alnColumns].map((c) => Array.from(c.values as Uint32Array)),
+      ]
+    }
+    const expected = [
+      [0, 2, 2, 3],
+      [1, 4, 7],
+      [2, 5, 8],
+      [3, 6, 9],
+      [0x80000001, 2, 0],
+      [10, 20, 30],
+    ]
+    expect(decodeAt(0)).toEqual(expected)
+    expect(decodeAt(1)).toEqual(expected)
   })
 })
