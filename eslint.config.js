@@ -4,7 +4,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'bench/data', 'bench/dist'] },
+  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'bench/data', 'bench/dist', 'bench/_*'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

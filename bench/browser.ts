@@ -9,6 +9,7 @@ import type { Server } from 'node:http'
 import { extname, join, normalize } from 'node:path'
 import { chromium } from '@playwright/test'
 import type { Browser, Page } from '@playwright/test'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium'
 
 const ROOT = join(import.meta.dirname, '..')
 const MIME: Record<string, string> = {
@@ -44,18 +45,7 @@ export function serve(port: number): Promise<Server> {
 }
 
 export function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
 }
 
 /** Resident memory (bytes) of every Chromium renderer process (pages and their workers live there). */

@@ -90,16 +90,24 @@ async function index(): Promise<{ ms: number; firstMs: number; summary: ScanSumm
 }
 
 /** Decodes every indexed chunk with `n` of the app's decode workers; batches of ~8 MiB. */
-async function decode(n: number): Promise<{ ms: number; records: number; bytes: number }> {
+async function decode(
+  n: number,
+  countOnly = false,
+): Promise<{ ms: number; records: number; bytes: number; spent: number }> {
   const got = last
   if (!got) throw new Error('index() first')
-  const workers = Array.from(
-    { length: n },
-    () => new Worker(new URL('../../src/workers/decode.worker.ts', import.meta.url), { type: 'module' }),
-  )
+  const make = (): Worker =>
+    countOnly
+      ? new Worker(new URL('./decodeOnly.worker.ts', import.meta.url), { type: 'module' })
+      : new Worker(new URL('../../src/workers/decode.worker.ts', import.meta.url), { type: 'module' })
+  const workers = Array.from({ length: n }, make)
   const apis = workers.map((w) => wrap<DecodeApi>(w))
   try {
     await Promise.all(apis.map((a) => a.open(file(), got.opened.prelude, got.opened.container)))
+    const flags = (window as unknown as { benchFlags?: { readOnly?: boolean } }).benchFlags
+    if (countOnly && flags?.readOnly) {
+      await Promise.all(apis.map((a) => (a as unknown as { setReadOnly(v: boolean): Promise<void> }).setReadOnly(true)))
+    }
     const batches: { chunk: number; offset: number; nbytes: number }[][] = []
     let batch: { chunk: number; offset: number; nbytes: number }[] = []
     let batchBytes = 0
@@ -136,7 +144,8 @@ async function decode(n: number): Promise<{ ms: number; records: number; bytes: 
         }
       }),
     )
-    return { ms: performance.now() - started, records, bytes }
+    const spent = countOnly ? await (apis[0] as unknown as { spent(): Promise<number> }).spent() : 0
+    return { ms: performance.now() - started, records, bytes, spent }
   } finally {
     for (const w of workers) w.terminate()
   }

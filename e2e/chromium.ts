@@ -1,0 +1,16 @@
+/**
+ * Debian's Chromium and the headless flags that work on this machine (no
+ * sandbox as root; no background network, which the closed network refuses).
+ * Shared by the Playwright config and the benchmark. Never downloaded.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
