@@ -9,13 +9,20 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { BytesSource } from '../src/io/byteSource'
 import { openRad } from '../src/io/openRad'
+import { planSalvage } from '../src/io/salvage'
+import type { SalvagePlan } from '../src/io/salvage'
 import { walkChunks } from '../src/io/walkChunks'
 import type { ScanResult } from '../src/io/walkChunks'
-import { chunkSpan } from '../src/rad/chunk'
+import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout } from '../src/rad/chunk'
 import { decodeChunk } from '../src/rad/decodeChunk'
 import { alignmentView, recordView } from '../src/rad/display'
+import { RadError } from '../src/rad/errors'
+import type { RadErrorData } from '../src/rad/errors'
+import { integrityStatus, issueFromError } from '../src/rad/integrity'
+import type { IntegrityIssue, IntegrityStatus } from '../src/rad/integrity'
 import { inferSemantics } from '../src/rad/semantics'
 import type { Prelude } from '../src/rad/types'
+import { makeCheckPlan } from '../src/rad/valueChecks'
 
 export const SAMPLE = 'public/sample.rad'
 export const FIXTURES = 'test/fixtures/salmon'
@@ -37,8 +44,9 @@ export interface Expected {
 
 export async function expectedOf(bytes: Uint8Array, name = 'file.rad'): Promise<Expected> {
   const { source, prelude } = await openRad(new BytesSource(bytes, name))
-  const scan = await walkChunks(source, prelude)
   const sem = inferSemantics(prelude)
+  // The same integrity pass as the index worker's.
+  const scan = await walkChunks(source, prelude, { check: makeCheckPlan(prelude, sem) })
   const record = (n: number): ExpectedRecord => {
     let k = scan.index.count - 1
     while (k > 0 && (scan.index.firstRecord[k] ?? 0) > n) k--
@@ -59,6 +67,74 @@ export async function expectedOf(bytes: Uint8Array, name = 'file.rad'): Promise<
 
 export async function expectedOfFile(path: string): Promise<Expected> {
   return expectedOf(new Uint8Array(readFileSync(path)), path)
+}
+
+/** The integrity report the core makes of these bytes, as the index worker should (prelude failures too). */
+export interface ExpectedIntegrity {
+  status: IntegrityStatus
+  issues: IntegrityIssue[]
+  error: RadErrorData | undefined
+  /** What "save the valid part" must write, when the file is damaged. */
+  salvage: SalvagePlan | undefined
+}
+
+export async function integrityOf(bytes: Uint8Array, name = 'file.rad'): Promise<ExpectedIntegrity> {
+  let opened
+  try {
+    opened = await openRad(new BytesSource(bytes, name))
+  } catch (e) {
+    if (!(e instanceof RadError)) throw e
+    return { status: 'unreadable', issues: [issueFromError(e)], error: e.toData(), salvage: undefined }
+  }
+  const { source, prelude, container } = opened
+  const scan = await walkChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
+  const status = integrityStatus(scan.issues, true)
+  const salvage =
+    status === 'damaged' && container === 'none'
+      ? await planSalvage(source, prelude, scan.index, scan.convention, scan.issues)
+      : undefined
+  return { status, issues: scan.issues, error: scan.error, salvage }
+}
+
+/**
+ * A copy of an uncompressed, fixed-width file (the salmon fixtures) whose
+ * first alignment in chunk `k` names reference ref_count — one past the last
+ * (RAD-FORMAT.md §7.1: compressed_ori_refid keeps the id in its low bits).
+ * Returns the copy and the byte offset of the damaged record.
+ */
+export async function withBadReference(bytes: Uint8Array, k: number): Promise<{ bytes: Uint8Array; record: number }> {
+  const { prelude, scan } = await expectedOf(bytes)
+  const layout = recordLayout(prelude)
+  const ref = makeCheckPlan(prelude, inferSemantics(prelude)).reference
+  if (!ref || layout.readStride < 0 || layout.alnStride <= 0 || prelude.codec !== 'none') {
+    throw new Error('withBadReference needs an uncompressed file of fixed-width records with a reference tag')
+  }
+  const out = bytes.slice()
+  const view = new DataView(out.buffer)
+  let at = (scan.index.offset[k] ?? 0) + CHUNK_HEADER_BYTES
+  for (let r = 0; r < (scan.index.nrec[k] ?? 0); r++) {
+    const naln = view.getUint32(at, true)
+    if (naln > 0) {
+      const field = at + 4 + layout.readStride + ref.delta
+      const old = view.getUint32(field, true)
+      view.setUint32(field, ((old & ~ref.mask) | prelude.refCount) >>> 0, true)
+      return { bytes: out, record: at }
+    }
+    at += 4 + layout.readStride + naln * layout.alnStride
+  }
+  throw new Error(`chunk ${String(k)} has no alignment to damage`)
+}
+
+/** The bytes a salvage plan describes (what the CLI writes), assembled from the input bytes. */
+export function salvagedBytes(bytes: Uint8Array, plan: SalvagePlan): Uint8Array {
+  const out = new Uint8Array(plan.bytes)
+  out.set(plan.head, 0)
+  let at = plan.head.length
+  for (const [start, end] of plan.ranges) {
+    out.set(bytes.subarray(start, end), at)
+    at += end - start
+  }
+  return out
 }
 
 /** `1234567` → `1,234,567`, as the page prints offsets and counts. */

@@ -53,7 +53,17 @@ export function App() {
           {sampleError}
         </div>
       )}
-      {session ? <FileView key={session.id} session={session} /> : <IdleView onSample={openSample} />}
+      {session ? (
+        <FileView
+          key={session.id}
+          session={session}
+          onRetry={() => {
+            openFile(session.file)
+          }}
+        />
+      ) : (
+        <IdleView onSample={openSample} />
+      )}
       <DropZone onFile={openFile} />
     </div>
   )

@@ -8,6 +8,8 @@ interface Props {
   /** Chunks indexed so far (re-renders the list as the index grows). */
   chunks: number
   current: number
+  /** Chunks whose records are damaged (marked in the list). */
+  damaged: ReadonlySet<number>
   onSelect: (chunk: number) => void
   session: RadSession
 }
@@ -15,7 +17,7 @@ interface Props {
 const ROW = 24
 
 /** Every chunk: number, byte offset, nbytes, nrec, first record. Virtualized; a click jumps the table there. */
-export const ChunkList = memo(function ChunkList({ index, chunks, current, onSelect }: Props) {
+export const ChunkList = memo(function ChunkList({ index, chunks, current, damaged, onSelect }: Props) {
   const scroller = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({
     count: chunks,
@@ -45,6 +47,7 @@ export const ChunkList = memo(function ChunkList({ index, chunks, current, onSel
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
             const k = item.index
+            const bad = damaged.has(k)
             return (
               <div
                 key={k}
@@ -52,7 +55,9 @@ export const ChunkList = memo(function ChunkList({ index, chunks, current, onSel
                 aria-selected={k === current}
                 data-testid="chunk-row"
                 data-chunk={k}
-                className={`chunk-row chunk-grid${k === current ? ' selected' : ''}`}
+                data-damaged={bad ? 'true' : undefined}
+                title={bad ? 'This chunk is damaged: see Integrity' : undefined}
+                className={`chunk-row chunk-grid${k === current ? ' selected' : ''}${bad ? ' damaged' : ''}`}
                 style={{ transform: `translateY(${String(item.start)}px)`, height: ROW }}
                 onClick={() => {
                   onSelect(k)

@@ -25,15 +25,19 @@ const TITLES: Record<RadErrorCode, string> = {
 const HINTS: Partial<Record<RadErrorCode, string>> = {
   TRUNCATED: 'The file was probably copied or written incompletely (a mapper killed mid-run, a full disk).',
   READ_FAILED: 'The file may have been moved, changed or deleted since it was opened. Open it again.',
+  WORKER_FAILED:
+    'A background worker stopped, perhaps for lack of memory; a new one is ready. What was indexed stays browsable.',
 }
 
 interface Props {
   error: Error
   state: SessionState
+  /** Offered when a worker failed: opens the file again. */
+  onRetry?: () => void
 }
 
 /** The problem in plain words, naming the byte offset; says what stays browsable. */
-export function ErrorBanner({ error, state }: Props) {
+export function ErrorBanner({ error, state, onRetry }: Props) {
   const rad = error instanceof RadError ? error : undefined
   const title = rad ? TITLES[rad.code] : 'Internal error'
   const hint = rad ? HINTS[rad.code] : 'This is a bug in the viewer, not a problem with your file.'
@@ -57,6 +61,11 @@ export function ErrorBanner({ error, state }: Props) {
       </div>
       <div className="error-message">{error.message}</div>
       {hint && <div className="error-hint">{hint}</div>}
+      {rad?.code === 'WORKER_FAILED' && onRetry && (
+        <button type="button" className="btn btn-small" data-testid="retry" onClick={onRetry}>
+          Open the file again
+        </button>
+      )}
       {state.opened && (
         <div className="error-keep">
           {state.chunks > 0

@@ -38,7 +38,8 @@ function Row({ label, value, testId }: { label: string; value: string; testId?: 
 /** The prelude in plain words: file, format, references, tag schemas, file-tag values, warnings. */
 export function FilePanel({ state, opened, semantics }: Props) {
   const { prelude } = opened
-  const warnings = [...prelude.warnings, ...semantics.warnings, ...(state.summary?.warnings ?? []), ...state.notices]
+  // Once the scan is over, the header's warnings are items of the integrity panel, with the rest.
+  const warnings = [...(state.summary ? [] : prelude.warnings), ...semantics.warnings, ...state.notices]
   const sequences = [...semantics.barcodes, ...(semantics.umi ? [semantics.umi] : [])]
   return (
     <div className="file-panel" data-testid="file-panel">

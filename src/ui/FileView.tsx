@@ -1,20 +1,23 @@
-import { useCallback, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import type { RadSession } from '../workers/client'
 import { ChunkList } from './ChunkList'
 import { ErrorBanner } from './ErrorBanner'
 import { FilePanel } from './FilePanel'
 import { GotoControls } from './GotoControls'
 import { IndexStatus } from './IndexStatus'
+import { IntegrityPanel, damagedChunks } from './IntegrityPanel'
 import { RecordTable } from './RecordTable'
 import type { JumpRequest } from './RecordTable'
 import { useSessionState } from './useRadSession'
 
 interface Props {
   session: RadSession
+  /** Opens the same file again (after a worker failure). */
+  onRetry: () => void
 }
 
 /** Everything shown for one open file. Mounted fresh (keyed) for every file. */
-export function FileView({ session }: Props) {
+export function FileView({ session, onRetry }: Props) {
   const state = useSessionState(session)
   const [jump, setJump] = useState<JumpRequest | undefined>(undefined)
   const [cursorChunk, setCursorChunk] = useState(-1)
@@ -29,15 +32,31 @@ export function FileView({ session }: Props) {
     },
     [session, goRecord],
   )
+  /** From the integrity panel: a problem past the indexed chunks shows the last records before it. */
+  const goIssue = useCallback(
+    (chunk: number) => {
+      const count = session.index.count
+      if (count === 0) return
+      if (chunk < count) {
+        goChunk(chunk)
+        return
+      }
+      setCursorChunk(count - 1)
+      goRecord(Math.max(0, session.index.records - 1))
+    },
+    [session, goChunk, goRecord],
+  )
   const cancel = useCallback(() => {
     session.cancel()
   }, [session])
 
   const { opened, semantics } = state
+  const damaged = useMemo(() => damagedChunks(state.summary?.issues), [state.summary])
   return (
     <main className="file-view" data-testid="file-view" data-session={session.id}>
       <IndexStatus state={state} onCancel={cancel} />
-      {state.error && <ErrorBanner error={state.error} state={state} />}
+      {state.error && <ErrorBanner error={state.error} state={state} onRetry={onRetry} />}
+      <IntegrityPanel state={state} session={session} onChunk={goIssue} />
       {opened && semantics && (
         <div className="workspace">
           <aside className="sidebar">
@@ -46,6 +65,7 @@ export function FileView({ session }: Props) {
               index={session.index}
               chunks={state.chunks}
               current={cursorChunk}
+              damaged={damaged}
               onSelect={goChunk}
               session={session}
             />

@@ -17,7 +17,8 @@ function label(state: SessionState): string {
   if (state.phase === 'opening') return 'Reading the header…'
   if (state.phase === 'indexing') return 'Indexing chunks…'
   if (state.phase === 'error') return state.opened ? 'Stopped at a problem' : 'Could not open the file'
-  return state.cancelled ? 'Indexing cancelled — showing the chunks found' : 'Indexed'
+  if (state.cancelled) return 'Indexing cancelled — showing the chunks found'
+  return state.summary?.status === 'damaged' ? 'Indexed — damaged chunks found (see Integrity)' : 'Indexed'
 }
 
 /** Bytes scanned, chunks and records found, rate and time left (~10 updates a second), Cancel. */

@@ -9,7 +9,7 @@ import { proxy, wrap } from 'comlink'
 import type { Remote } from 'comlink'
 import './comlinkErrors'
 import type { ChunkIndex } from '../rad/chunkIndex'
-import { RadError } from '../rad/errors'
+import { RadError, fmtInt } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
 import type { Semantics } from '../rad/semantics'
 import type { ChunkColumns, NbytesConvention } from '../rad/types'
@@ -18,7 +18,7 @@ import { DecodePool, poolSize } from './decodePool'
 import { IndexStore } from './indexStore'
 import type { IndexApi, OpenedFile, ScanEvents, ScanProgress, ScanSummary } from './protocol'
 
-export type { OpenedFile, ScanProgress, ScanSummary } from './protocol'
+export type { OpenedFile, SalvageOffer, ScanProgress, ScanSummary } from './protocol'
 export type { IndexStore } from './indexStore'
 
 export type SessionPhase = 'opening' | 'indexing' | 'done' | 'error'
@@ -52,6 +52,16 @@ export interface SessionOptions {
 const DEFAULT_CACHE_BYTES = 256 << 20
 /** Queued decode requests older than this many `want` calls are dropped. */
 const STALE_WANTS = 8
+/** The page pings the index worker this often while it scans… */
+const HEARTBEAT_MS = 1000
+/**
+ * …and takes it for dead when a ping stays unanswered this long. A worker
+ * that dies can do so without an error event (it closed itself, or the
+ * browser stopped it); without this the page would wait forever. The scan
+ * answers between reads, and its longest synchronous step (checking or
+ * decompressing one chunk of up to 1 GiB) takes a few seconds at most.
+ */
+export const INDEX_SILENCE_MS = 15_000
 
 let nextJob = 1
 
@@ -97,6 +107,7 @@ export class RadSession {
   private readonly indexWorker: Worker
   private readonly indexApi: Remote<IndexApi>
   private indexRunning = true
+  private heartbeat: ReturnType<typeof setInterval> | undefined
   private readonly pool: DecodePool
   private readonly cache: ChunkCache
   private wantEpoch = 0
@@ -135,10 +146,63 @@ export class RadSession {
     this.indexWorker = takeIndexWorker()
     this.indexWorker.addEventListener('error', (ev) => {
       ev.preventDefault()
-      this.finishIndex(new RadError('WORKER_FAILED', `the index worker stopped: ${ev.message || 'it crashed'}`))
+      this.indexFailed(ev.message || 'it crashed')
+    })
+    this.indexWorker.addEventListener('messageerror', () => {
+      this.indexFailed('a message from it could not be read')
     })
     this.indexApi = wrap<IndexApi>(this.indexWorker)
     this.startScan()
+    this.startHeartbeat()
+  }
+
+  /**
+   * Pings the index worker while it scans; a ping unanswered for
+   * INDEX_SILENCE_MS means the worker is gone. A tick that comes much later
+   * than planned (a busy or throttled page) restarts the clock instead of
+   * judging the worker by it.
+   */
+  private startHeartbeat(): void {
+    let sentAt: number | undefined
+    let lastTick = Date.now()
+    this.heartbeat = setInterval(() => {
+      const now = Date.now()
+      const late = now - lastTick > 3 * HEARTBEAT_MS
+      lastTick = now
+      if (!this.indexRunning || this.disposed) {
+        clearInterval(this.heartbeat)
+        return
+      }
+      if (sentAt !== undefined) {
+        if (late) sentAt = now
+        else if (now - sentAt > INDEX_SILENCE_MS) this.indexFailed(`no answer for ${String(INDEX_SILENCE_MS / 1000)} s`)
+        return
+      }
+      const sent = now
+      sentAt = sent
+      this.indexApi.ping().then(
+        () => {
+          if (sentAt === sent) sentAt = undefined
+        },
+        () => {
+          // A worker that cannot answer is caught by the silence above.
+        },
+      )
+    }, HEARTBEAT_MS)
+  }
+
+  /** The index worker died: report it; everything indexed so far stays browsable. */
+  private indexFailed(why: string): void {
+    if (this.disposed || !this.indexRunning) return
+    const where = this.index.count > 0 ? ` after indexing ${fmtInt(this.index.count)} chunks` : ''
+    this.finishIndex(
+      new RadError(
+        'WORKER_FAILED',
+        `the index worker stopped (${why})${where}; the rest of the file was not read or checked`,
+        undefined,
+      ),
+    )
+    this.update({ notices: [...this.state.notices, `The index worker stopped (${why}); a new one was started.`] })
   }
 
   private startScan(): void {
@@ -180,6 +244,7 @@ export class RadSession {
   private finishIndex(error: Error | undefined, summary?: ScanSummary): void {
     if (this.disposed || !this.indexRunning) return
     this.indexRunning = false
+    clearInterval(this.heartbeat)
     // The index worker's job is over: free its memory at once, and get one ready for the next file.
     this.indexWorker.terminate()
     prewarmIndexWorker()
@@ -267,11 +332,26 @@ export class RadSession {
     return this.disposed
   }
 
+  /**
+   * The valid part of a damaged file, as a File assembled from the salvage
+   * plan: the corrected prelude (from the index worker) and `Blob.slice`s of
+   * the intact chunks. Slicing reads nothing: the browser copies the bytes
+   * only when the download is written. Undefined when there is no plan.
+   */
+  salvagedFile(): File | undefined {
+    const offer = this.state.summary?.salvage
+    if (!offer || this.disposed) return undefined
+    const parts: BlobPart[] = [offer.head as Uint8Array<ArrayBuffer>]
+    for (const [start, end] of offer.ranges) parts.push(this.file.slice(start, end))
+    return new File(parts, salvagedName(this.file.name), { type: 'application/octet-stream' })
+  }
+
   /** Terminates every worker of this file and forgets its data. */
   dispose(): void {
     if (this.disposed) return
     this.disposed = true
     this.indexRunning = false
+    clearInterval(this.heartbeat)
     this.indexWorker.terminate()
     this.pool.dispose()
     this.cache.clear()
@@ -280,6 +360,12 @@ export class RadSession {
     this.listeners.clear()
     this.dataListeners.clear()
   }
+}
+
+/** `map.rad` → `map.salvaged.rad`; other names get the suffix appended. */
+export function salvagedName(name: string): string {
+  const base = name.replace(/\.rad$/i, '')
+  return `${base === '' ? 'file' : base}.salvaged.rad`
 }
 
 /** Opens a dropped or chosen file: workers start at once; nothing is read on this thread. */

@@ -13,7 +13,7 @@ const api = {
     const controller = new AbortController()
     jobs.set(jobId, controller)
     try {
-      return await scanFile(
+      const summary = await scanFile(
         file,
         {
           opened: (opened) => events.opened(opened),
@@ -23,12 +23,16 @@ const api = {
         },
         controller.signal,
       )
+      return summary.salvage ? transfer(summary, [summary.salvage.head.buffer as ArrayBuffer]) : summary
     } finally {
       jobs.delete(jobId)
     }
   },
   cancel(jobId: number): void {
     jobs.get(jobId)?.abort()
+  },
+  ping(): number {
+    return jobs.size
   },
 }
 

@@ -7,6 +7,7 @@
  */
 import type { ChunkIndex } from '../rad/chunkIndex'
 import type { RadErrorData } from '../rad/errors'
+import type { IntegrityIssue, IntegrityStatus } from '../rad/integrity'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 
 /** What the index worker learns as soon as the prelude is read. */
@@ -38,24 +39,57 @@ export interface ScanEvents {
   progress(p: ScanProgress): void
 }
 
+/**
+ * "Save the valid part" (issue 5), planned by the index worker (io/salvage.ts):
+ * the page writes `head` followed by `file.slice(start, end)` for each range,
+ * so it builds the download without reading a byte of the file.
+ */
+export interface SalvageOffer {
+  /** Prelude and file-tag values with num_chunks set to keptChunks (transferred). */
+  head: Uint8Array
+  /** [start, end) byte ranges of the intact chunks in the file. */
+  ranges: [number, number][]
+  keptChunks: number
+  keptRecords: number
+  droppedChunks: number[]
+  /** Size of the salvaged file. */
+  bytes: number
+}
+
 export interface ScanSummary {
+  /** False when the prelude could not be read (not RAD, empty, cut in the header…). */
+  preludeRead: boolean
   chunks: number
   records: number
+  /** Alignments in the checked chunks (undefined when the walk did not finish). */
+  alignments: number | undefined
   convention: NbytesConvention
   /** End of the last good chunk. */
   endOffset: number
   /** The first problem in the chunk walk; every chunk before it is indexed. */
   error: RadErrorData | undefined
+  /** The integrity report: every problem, with its chunk and absolute byte offset. */
+  issues: IntegrityIssue[]
+  /** 'incomplete' when the scan was cancelled: the rest of the file was not checked. */
+  status: IntegrityStatus | 'incomplete'
+  /** The salvage plan when the file is damaged and a browser can write it (not for .sz). */
+  salvage: SalvageOffer | undefined
   warnings: string[]
   cancelled: boolean
   elapsedMs: number
 }
 
 export interface IndexApi {
-  /** Reads the prelude and walks every chunk header. Prelude errors reject (as RadError). */
+  /**
+   * Reads the prelude, then walks and checks every chunk. Problems with the
+   * file (a prelude that cannot be read included) are in the summary; only
+   * internal failures reject.
+   */
   scan(file: Blob, jobId: number, events: ScanEvents): Promise<ScanSummary>
   /** Stops scan `jobId` at its next read; the chunks found so far stay indexed. */
   cancel(jobId: number): void
+  /** Answers at once: the page's heartbeat, to notice a worker that died without an error event. */
+  ping(): number
 }
 
 /** One chunk to decode, located by the index. */

@@ -36,7 +36,14 @@ export interface CheckResult {
 const BATCH_BYTES = 8 << 20
 const BATCH_CHUNKS = 4096
 
-/** Collects chunk copies into batches of ~8 MiB and hands each full one to `send`. */
+/** Batches sent but not yet checked before `add` makes the walk wait (memory stays bounded). */
+const MAX_BATCHES_IN_FLIGHT = 4
+
+/**
+ * Collects chunk copies into batches of ~8 MiB and hands each full one to
+ * `send`. When the checker falls behind, `add` returns a promise the walk
+ * awaits, so memory never grows with the file.
+ */
 export class CheckBatcher {
   private bytes = new Uint8Array(BATCH_BYTES)
   private chunk = new Uint32Array(BATCH_CHUNKS)
@@ -44,15 +51,17 @@ export class CheckBatcher {
   private start = new Uint32Array(BATCH_CHUNKS + 1)
   private count = 0
   private used = 0
-  private readonly send: (batch: CheckBatch) => void
+  private readonly inFlight = new Set<Promise<unknown>>()
+  private readonly send: (batch: CheckBatch) => Promise<unknown>
 
-  constructor(send: (batch: CheckBatch) => void) {
+  constructor(send: (batch: CheckBatch) => Promise<unknown>) {
     this.send = send
   }
 
-  add(bytes: Uint8Array, offset: number, chunk: number, convention: NbytesConvention): void {
+  add(bytes: Uint8Array, offset: number, chunk: number, convention: NbytesConvention): Promise<unknown> | undefined {
+    let wait: Promise<unknown> | undefined
     if (this.count === BATCH_CHUNKS || (this.count > 0 && this.used + bytes.length > this.bytes.length)) {
-      this.flush(convention)
+      wait = this.flush(convention)
     }
     if (bytes.length > this.bytes.length) this.bytes = new Uint8Array(bytes.length)
     this.bytes.set(bytes, this.used)
@@ -62,11 +71,13 @@ export class CheckBatcher {
     this.used += bytes.length
     this.count++
     this.start[this.count] = this.used
+    return wait
   }
 
-  flush(convention: NbytesConvention): void {
-    if (this.count === 0) return
-    this.send({
+  /** Sends what has gathered; resolves when the checker has room again. */
+  flush(convention: NbytesConvention): Promise<unknown> | undefined {
+    if (this.count === 0) return undefined
+    const sent = this.send({
       bytes: this.bytes.subarray(0, this.used),
       chunk: this.chunk.subarray(0, this.count),
       offset: this.offset.subarray(0, this.count),
@@ -74,6 +85,8 @@ export class CheckBatcher {
       count: this.count,
       convention,
     })
+    this.inFlight.add(sent)
+    void sent.finally(() => this.inFlight.delete(sent)).catch(() => undefined)
     // The sent buffers now belong to the checker (transferred): start fresh ones.
     this.bytes = new Uint8Array(BATCH_BYTES)
     this.chunk = new Uint32Array(BATCH_CHUNKS)
@@ -81,6 +94,7 @@ export class CheckBatcher {
     this.start = new Uint32Array(BATCH_CHUNKS + 1)
     this.count = 0
     this.used = 0
+    return this.inFlight.size >= MAX_BATCHES_IN_FLIGHT ? Promise.race(this.inFlight) : undefined
   }
 }
 

@@ -1,0 +1,216 @@
+import { memo } from 'react'
+import type { IntegrityIssue, IssueKind } from '../rad/integrity'
+import type { RadSession, SessionState } from '../workers/client'
+import { salvagedName } from '../workers/client'
+import { fmtBytes, fmtCount } from './format'
+import { saveFile } from './saveFile'
+
+/** What the panel's data-status says: the core's four verdicts, plus the two states before one exists. */
+export type PanelStatus = 'checking' | 'clean' | 'notes' | 'damaged' | 'unreadable' | 'incomplete'
+
+const KIND_TITLES: Record<IssueKind, string> = {
+  'not-rad': 'Not a RAD file',
+  'unsupported-version': 'Unsupported RAD version',
+  truncated: 'The file is cut short',
+  'num-chunks-unknown': 'Unfinished or streamed file (num_chunks is 0)',
+  'num-chunks-too-large': 'Fewer chunks than num_chunks declares',
+  'trailing-bytes': 'Trailing bytes after the last chunk',
+  concatenated: 'Two RAD files joined together',
+  'corrupt-header': 'Damaged header',
+  'corrupt-chunk': 'Damaged chunk',
+  'decompress-failed': 'A chunk does not decompress',
+  'unknown-codec': 'Unknown chunk compression',
+  'payload-only-nbytes': 'Old-style chunk sizes',
+  note: 'Note',
+}
+
+const KIND_HINTS: Partial<Record<IssueKind, string>> = {
+  truncated: 'The file was probably copied or written incompletely (a mapper killed mid-run, a full disk).',
+  'num-chunks-too-large': 'The writer stopped early, or the file was cut exactly between two chunks.',
+  'num-chunks-unknown':
+    'The writer did not finish, or streamed the file: every chunk up to the end of the file is read.',
+  concatenated: 'Only the first file is shown; open the second one on its own to see it.',
+  'unknown-codec': 'The file was written by a newer tool, or its header is damaged.',
+}
+
+const STATUS_LABELS: Record<PanelStatus, string> = {
+  checking: 'Checking…',
+  clean: 'Clean',
+  notes: 'Readable, with notes',
+  damaged: 'Damaged',
+  unreadable: 'Unreadable',
+  incomplete: 'Not fully checked',
+}
+
+export function panelStatus(state: SessionState): PanelStatus {
+  if (state.summary) return state.summary.status
+  if (state.phase === 'opening' || state.phase === 'indexing') return 'checking'
+  // The index worker failed: what was read is shown, the rest is unknown.
+  return 'incomplete'
+}
+
+function summaryText(state: SessionState, status: PanelStatus): string {
+  const s = state.summary
+  const counts = `${fmtCount(state.chunks)} chunks, ${fmtCount(state.records)} records`
+  switch (status) {
+    case 'checking':
+      return `Every chunk is checked as it is indexed (record layout, reference ids, barcode and UMI widths): ${counts} so far.`
+    case 'clean':
+      return `Every chunk was checked: ${counts}${s?.alignments !== undefined ? `, ${fmtCount(s.alignments)} alignments` : ''}. Nothing is wrong.`
+    case 'notes':
+      return `Every chunk was checked (${counts}); nothing is damaged, but there is something worth knowing.`
+    case 'damaged':
+      return `Part of the file cannot be read. Everything valid is shown: ${counts} indexed.`
+    case 'unreadable':
+      return 'The file cannot be opened as RAD.'
+    case 'incomplete':
+      return state.cancelled
+        ? `Indexing was cancelled: ${counts} were checked; the rest of the file was not.`
+        : `Checking stopped before the end of the file (see the error above): ${counts} were checked.`
+  }
+}
+
+/** Chunks whose records are damaged (they stay listed and browsable; their rows may not decode). */
+export function damagedChunks(issues: readonly IntegrityIssue[] | undefined): ReadonlySet<number> {
+  const out = new Set<number>()
+  for (const i of issues ?? []) {
+    if (i.severity === 'error' && i.chunk !== undefined && i.part === 'chunk-records') out.add(i.chunk)
+  }
+  return out
+}
+
+interface IssueProps {
+  issue: IntegrityIssue
+  /** Chunks indexed: a problem at or past this chunk links to the last records before it. */
+  chunks: number
+  unwrapped: boolean
+  onChunk: (chunk: number) => void
+}
+
+function IssueItem({ issue, chunks, unwrapped, onChunk }: IssueProps) {
+  const { chunk, offset } = issue
+  const byte = offset === undefined ? '' : `byte ${fmtCount(offset)}${unwrapped ? ' of the unwrapped stream' : ''}`
+  const where = [chunk === undefined ? '' : `chunk ${fmtCount(chunk)}`, byte].filter((t) => t !== '').join(' · ')
+  const linked = chunk !== undefined && chunks > 0
+  const beyond = chunk !== undefined && chunk >= chunks
+  const hint = KIND_HINTS[issue.kind]
+  return (
+    <li
+      className={`issue issue-${issue.severity}`}
+      data-testid="integrity-issue"
+      data-kind={issue.kind}
+      data-severity={issue.severity}
+      data-chunk={chunk === undefined ? undefined : String(chunk)}
+      data-offset={offset === undefined ? undefined : String(offset)}
+    >
+      <div className="issue-head">
+        <span className="issue-kind">{KIND_TITLES[issue.kind]}</span>
+        {linked ? (
+          <button
+            type="button"
+            className="link issue-where"
+            data-testid="issue-goto"
+            title={beyond ? 'Show the last records before this problem' : `Show chunk ${fmtCount(chunk)} in the table`}
+            onClick={() => {
+              onChunk(chunk)
+            }}
+          >
+            {where}
+          </button>
+        ) : (
+          where !== '' && <span className="issue-where">{where}</span>
+        )}
+      </div>
+      <p className="issue-message">{issue.message}</p>
+      {hint && <p className="issue-hint">{hint}</p>}
+    </li>
+  )
+}
+
+function Salvage({ state, session }: { state: SessionState; session: RadSession }) {
+  const offer = state.summary?.salvage
+  if (state.opened?.container === 'snappy-framed') {
+    return (
+      <p className="salvage-note" data-testid="salvage-unavailable">
+        Saving the valid part is not available for Snappy <code>.sz</code> files in the browser: their chunk positions
+        are positions in the decompressed stream, so the valid part cannot be cut out of the file as it is. The command
+        line does it: <code>node bin/rad.mjs salvage {state.fileName} out.rad</code>
+      </p>
+    )
+  }
+  if (!offer) {
+    return (
+      <p className="salvage-note" data-testid="salvage-unavailable">
+        No intact chunk comes before the problem, so there is nothing to save.
+      </p>
+    )
+  }
+  const dropped = offer.droppedChunks
+  return (
+    <div className="salvage">
+      <button
+        type="button"
+        className="btn btn-primary"
+        data-testid="salvage"
+        onClick={() => {
+          const file = session.salvagedFile()
+          if (file) saveFile(file)
+        }}
+      >
+        Save the valid part
+      </button>
+      <span className="salvage-what" data-testid="salvage-what">
+        {salvagedName(state.fileName)}: the header with num_chunks set to {fmtCount(offer.keptChunks)}, then the{' '}
+        {fmtCount(offer.keptChunks)} intact chunks ({fmtCount(offer.keptRecords)} records, {fmtBytes(offer.bytes)})
+        {dropped.length > 0 &&
+          `; leaves out damaged chunk${dropped.length === 1 ? '' : 's'} ${dropped
+            .slice(0, 20)
+            .map(fmtCount)
+            .join(', ')}${dropped.length > 20 ? ` and ${fmtCount(dropped.length - 20)} more` : ''}`}
+        . Made on this computer; nothing is uploaded.
+      </span>
+    </div>
+  )
+}
+
+interface Props {
+  state: SessionState
+  session: RadSession
+  onChunk: (chunk: number) => void
+}
+
+/**
+ * The integrity report (issue 5): a verdict, then every problem in plain
+ * words with its chunk and absolute byte offset. A problem tied to a chunk
+ * links to it in the record table; a damaged file offers its valid part as
+ * a download.
+ */
+export const IntegrityPanel = memo(function IntegrityPanel({ state, session, onChunk }: Props) {
+  const status = panelStatus(state)
+  const issues = state.summary?.issues ?? []
+  const unwrapped = state.opened?.container === 'snappy-framed'
+  return (
+    <section
+      className={`integrity integrity-${status}`}
+      data-testid="integrity-panel"
+      data-status={status}
+      aria-label="Integrity"
+    >
+      <div className="integrity-head">
+        <h2>Integrity</h2>
+        <span className="integrity-badge" data-testid="integrity-status">
+          {STATUS_LABELS[status]}
+        </span>
+        <span className="integrity-summary">{summaryText(state, status)}</span>
+      </div>
+      {issues.length > 0 && (
+        <ol className="issues" data-testid="integrity-issues">
+          {issues.map((issue, i) => (
+            <IssueItem key={i} issue={issue} chunks={state.chunks} unwrapped={unwrapped} onChunk={onChunk} />
+          ))}
+        </ol>
+      )}
+      {status === 'damaged' && <Salvage state={state} session={session} />}
+    </section>
+  )
+})
