@@ -96,6 +96,12 @@ export class CheckBatcher {
     this.used = 0
     return this.inFlight.size >= MAX_BATCHES_IN_FLIGHT ? Promise.race(this.inFlight) : undefined
   }
+
+  /** Sends the last batch and waits until every batch has been checked. */
+  async drain(convention: NbytesConvention): Promise<void> {
+    void this.flush(convention)
+    await Promise.all(this.inFlight)
+  }
 }
 
 /** The buffers a batch owns, for a transfer list. */

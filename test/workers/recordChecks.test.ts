@@ -16,14 +16,15 @@ async function checkBeside(bytes: Uint8Array): Promise<{ results: CheckResult[];
   const batcher = new CheckBatcher((batch: CheckBatch) => {
     batches++
     results.push(check(structuredClone(batch)))
+    return Promise.resolve()
   })
   const scan = await walkChunks(source, prelude, {
-    onChunk: (chunk, offset, k, convention) => {
-      batcher.add(chunk, offset, k, convention)
+    onChunk: async (chunk, offset, k, convention) => {
+      await batcher.add(chunk, offset, k, convention)
       return undefined
     },
   })
-  batcher.flush(scan.convention)
+  await batcher.drain(scan.convention)
   return { results, batches }
 }
 
