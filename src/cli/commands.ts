@@ -1,5 +1,5 @@
 import { makeCheckPlan } from '../rad/valueChecks'
-import { integrityStatus } from '../rad/integrity'
+import { integrityStatus, issueFromError } from '../rad/integrity'
 import { columnValue } from '../rad/columns'
 import { decodeChunk } from '../rad/decodeChunk'
 import { canonicalJson } from '../rad/display'
@@ -36,8 +36,24 @@ function checkAll(source: ByteSource, prelude: Prelude): Promise<ScanResult> {
   return walkChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
 }
 
+/** `info` of a file whose prelude cannot be read (not RAD, empty, cut short): the report alone. */
+function unreadableInfo(file: ByteSource, e: RadError, out: Output): number {
+  const issue = issueFromError(e)
+  const info = { file: file.name, integrity: integrityStatus([issue], false), issues: [issue], error: e.toData() }
+  out.write(`${JSON.stringify(info, null, 2)}\n`)
+  process.stderr.write(`error at byte ${String(e.offset ?? 0)}: ${e.message}\n`)
+  return 1
+}
+
 export async function runInfo(file: ByteSource, out: Output): Promise<number> {
-  const { source, prelude, container } = await openRad(file)
+  let opened
+  try {
+    opened = await openRad(file)
+  } catch (e) {
+    if (e instanceof RadError) return unreadableInfo(file, e, out)
+    throw e
+  }
+  const { source, prelude, container } = opened
   const scan = await checkAll(source, prelude)
   const sem = inferSemantics(prelude)
   const info: Record<string, unknown> = {

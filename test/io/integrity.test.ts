@@ -1,0 +1,93 @@
+/**
+ * Issue 5's integrity report, in process: every class of damage, made by hand
+ * with the test writer, is told apart by walkChunks with a check plan (or by
+ * openRad, when the prelude cannot be read), with its kind, severity, chunk,
+ * part and absolute byte offset. test/cli/integrity.test.ts holds `rad info`
+ * to the same table.
+ */
+import { describe, expect, it } from 'vitest'
+import { RadError } from '../../src/rad/errors'
+import { integrityStatus, issueFromError } from '../../src/rad/integrity'
+import type { IntegrityIssue, IntegrityStatus } from '../../src/rad/integrity'
+import { inferSemantics } from '../../src/rad/semantics'
+import { makeCheckPlan } from '../../src/rad/valueChecks'
+import { BytesSource } from '../../src/io/byteSource'
+import { openRad } from '../../src/io/openRad'
+import { walkChunks } from '../../src/io/walkChunks'
+import { loadZstd } from '../helpers/radWriter'
+import { integrityCases } from '../helpers/integrityCases'
+import type { ExpectedIssue, IntegrityCase } from '../helpers/integrityCases'
+
+// The zstd cases compress their chunks when the table is built.
+await loadZstd()
+const cases: IntegrityCase[] = integrityCases()
+
+export interface Report {
+  integrity: IntegrityStatus
+  chunks: number | undefined
+  chunkOffsets: number[] | undefined
+  issues: IntegrityIssue[]
+}
+
+/** What the viewer's index worker and `rad info` compute: open, then walk with every check. */
+async function report(bytes: Uint8Array): Promise<Report> {
+  let opened
+  try {
+    opened = await openRad(new BytesSource(bytes, 'case.rad'))
+  } catch (e) {
+    if (!(e instanceof RadError)) throw e
+    const issue = issueFromError(e)
+    return { integrity: integrityStatus([issue], false), chunks: undefined, chunkOffsets: undefined, issues: [issue] }
+  }
+  const { source, prelude } = opened
+  const scan = await walkChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
+  return {
+    integrity: integrityStatus(scan.issues, true),
+    chunks: scan.index.count,
+    chunkOffsets: Array.from(scan.index.offset),
+    issues: scan.issues,
+  }
+}
+
+/** The fields an issue must have exactly (absent ones must be absent), and its message. */
+export function expectIssues(got: readonly Partial<IntegrityIssue>[], want: readonly ExpectedIssue[]): void {
+  const shape = (i: Partial<IntegrityIssue> | ExpectedIssue): Record<string, unknown> => ({
+    kind: i.kind,
+    severity: i.severity,
+    chunk: i.chunk,
+    offset: i.offset,
+    part: i.part,
+  })
+  expect(got.map(shape), JSON.stringify(got, null, 1)).toEqual(want.map(shape))
+  want.forEach((w, i) => {
+    expect(got[i]?.message).toMatch(w.message)
+  })
+}
+
+describe('integrity report: one hand-made file per class (walkChunks with check)', () => {
+  it('the table covers every issue kind a file can produce, and every status', () => {
+    const kinds = new Set(cases.flatMap((c) => c.issues.map((i) => i.kind)))
+    for (const kind of [
+      'not-rad',
+      'truncated',
+      'num-chunks-unknown',
+      'num-chunks-too-large',
+      'trailing-bytes',
+      'concatenated',
+      'corrupt-chunk',
+      'decompress-failed',
+      'unknown-codec',
+    ] as const) {
+      expect(kinds, kind).toContain(kind)
+    }
+    expect(new Set(cases.map((c) => c.integrity))).toEqual(new Set(['clean', 'notes', 'damaged', 'unreadable']))
+  })
+
+  it.each(cases)('$name', async (c) => {
+    const r = await report(c.bytes)
+    expect(r.integrity).toBe(c.integrity)
+    expect(r.chunks).toBe(c.chunks)
+    if (c.chunkOffsets) expect(r.chunkOffsets).toEqual(c.chunkOffsets)
+    expectIssues(r.issues, c.issues)
+  })
+})
