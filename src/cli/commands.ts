@@ -185,7 +185,7 @@ const COPY_BLOCK = 16 << 20
 export async function runSalvage(file: ByteSource, outPath: string, out: Output): Promise<number> {
   const { source, prelude } = await openRad(file)
   const scan = await checkAll(source, prelude)
-  const plan = await planSalvage(source, prelude, scan.index, scan.convention, scan.issues)
+  const plan = await planSalvage(source, prelude, scan.index, scan.convention, scan.issues, scan.damagedChunks)
   const target = await openFile(outPath, 'w')
   try {
     await target.write(plan.head)

@@ -22,8 +22,8 @@ export interface SalvagePlan {
 }
 
 /** Chunks whose records are damaged (they stay out of the salvaged file). */
-function damagedChunks(issues: readonly IntegrityIssue[]): Set<number> {
-  const bad = new Set<number>()
+function damagedChunks(issues: readonly IntegrityIssue[], damaged: Iterable<number>): Set<number> {
+  const bad = new Set<number>(damaged)
   for (const i of issues) {
     if (i.severity === 'error' && i.chunk !== undefined && i.part === 'chunk-records') bad.add(i.chunk)
   }
@@ -36,8 +36,13 @@ export async function planSalvage(
   index: ChunkIndex,
   convention: NbytesConvention,
   issues: readonly IntegrityIssue[],
+  /**
+   * Every damaged chunk (ScanResult.damagedChunks): `issues` lists only the
+   * first 1,000, and a chunk left out of it would be kept, damaged.
+   */
+  damaged: Iterable<number> = [],
 ): Promise<SalvagePlan> {
-  const bad = damagedChunks(issues)
+  const bad = damagedChunks(issues, damaged)
   const ranges: [number, number][] = []
   const droppedChunks: number[] = []
   let keptRecords = 0

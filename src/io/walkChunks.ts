@@ -76,6 +76,8 @@ export interface ScanResult {
   error: RadErrorData | undefined
   /** Everything worth saying about the file, the stopping error included. */
   issues: IntegrityIssue[]
+  /** Every chunk whose records failed a check, listed in `issues` or not (a salvage leaves them out). */
+  damagedChunks: number[]
   /** The messages of the issues that are not errors. */
   warnings: string[]
 }
@@ -238,6 +240,7 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
   let lastProgress = 0
   let alignments = 0
   let badChunks = 0
+  const damagedChunks: number[] = []
   let error: RadErrorData | undefined
   let stopped = false
 
@@ -259,6 +262,7 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
   }
   const report = (issue: IntegrityIssue): void => {
     badChunks++
+    if (issue.chunk !== undefined) damagedChunks.push(issue.chunk)
     if (badChunks <= MAX_LISTED_ISSUES) issues.push(issue)
   }
   const header = async (k: number): Promise<DataView> => {
@@ -342,6 +346,7 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
     endOffset: pos,
     error,
     issues,
+    damagedChunks,
     warnings: issues.filter((i) => i.severity !== 'error').map((i) => i.message),
   }
 }
