@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs'
+import { expect, test } from '@playwright/test'
+import type { Page, Worker } from '@playwright/test'
+import { FIXTURES, expectedOf, recordRow } from './helpers'
+
+/**
+ * Issue 5, "a worker that dies is replaced and the failure is reported":
+ * whether it crashes (an error event) or vanishes silently, the page says so
+ * instead of waiting forever, and the next attempt gets a fresh worker.
+ */
+const V3 = `${FIXTURES}/rad-chromium-v3-small.rad`
+
+function live(page: Page, closed: ReadonlySet<Worker>, name: string): Worker | undefined {
+  return page.workers().find((w) => w.url().includes(name) && !closed.has(w))
+}
+
+function watchClosed(page: Page): Set<Worker> {
+  const closed = new Set<Worker>()
+  page.on('worker', (w) => {
+    w.on('close', () => closed.add(w))
+  })
+  return closed
+}
+
+test('an index worker that dies without a word is reported, and opening the file again works', async ({ page }) => {
+  test.setTimeout(90_000)
+  const full = await expectedOf(new Uint8Array(readFileSync(V3)))
+  const closed = watchClosed(page)
+  await page.goto('/')
+  // The page keeps one index worker ready; make it end itself: no error event, no answer ever again.
+  await expect.poll(() => live(page, closed, 'index.worker') !== undefined).toBe(true)
+  const spare = live(page, closed, 'index.worker')
+  await spare?.evaluate(() => {
+    setTimeout(() => {
+      close()
+    }, 0)
+  })
+  await expect.poll(() => spare !== undefined && closed.has(spare)).toBe(true)
+
+  await page.getByTestId('file-input').setInputFiles(V3)
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'indexing')
+  // Not a spinner forever: after the heartbeat's silence limit (15 s), an error.
+  const banner = page.getByTestId('error-banner')
+  await expect(banner).toHaveAttribute('data-code', 'WORKER_FAILED', { timeout: 30_000 })
+  await expect(banner).toContainText('index worker stopped')
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'error')
+  await expect(page.getByTestId('integrity-panel')).toHaveAttribute('data-status', 'incomplete')
+  await expect(page.getByTestId('cancel-index')).toHaveCount(0)
+
+  // A new worker was started: opening the file again works.
+  await page.getByTestId('retry').click()
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
+  await expect(page.getByTestId('integrity-panel')).toHaveAttribute('data-status', 'clean')
+  await expect(recordRow(page, 0)).toContainText(full.record(0).umi ?? '')
+})
+
+test('a decode worker that crashes is replaced, the failure is reported, and records still decode', async ({
+  page,
+}) => {
+  const full = await expectedOf(new Uint8Array(readFileSync(V3)))
+  const closed = watchClosed(page)
+  await page.goto('/')
+  await page.getByTestId('file-input').setInputFiles(V3)
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
+  // Chunk 3 is decoded by the pool (the index worker sends only the first screen).
+  const first3 = full.scan.index.firstRecord[3] ?? 0
+  await page.getByTestId('goto-chunk').fill('3')
+  await page.getByTestId('goto-chunk').press('Enter')
+  await expect(recordRow(page, first3)).toContainText(full.record(first3).umi ?? '')
+  const decoder = live(page, closed, 'decode.worker')
+  if (!decoder) throw new Error('no decode worker')
+  await decoder.evaluate(() => {
+    setTimeout(() => {
+      throw new Error('simulated crash')
+    }, 0)
+  })
+  await expect(page.getByTestId('file-warnings')).toContainText('A decode worker stopped')
+  await expect(page.getByTestId('file-warnings')).toContainText('it was replaced')
+  await expect.poll(() => closed.has(decoder)).toBe(true)
+
+  const first1 = full.scan.index.firstRecord[1] ?? 0
+  await page.getByTestId('goto-chunk').fill('1')
+  await page.getByTestId('goto-chunk').press('Enter')
+  await expect(recordRow(page, first1)).toContainText(full.record(first1).umi ?? '')
+  expect(live(page, closed, 'decode.worker')).toBeDefined()
+})
