@@ -332,7 +332,8 @@ function fillGeneric(p: ChunkPayload, walk: RecordWalk, layout: RecordLayout, to
     layout.readTags.forEach((tag, t) => {
       setColumnValue(readColumns[t] as Column, r, readValue(cur, tag.type))
     })
-    for (let a = 0; a < naln; a++, k++) {
+    // With no alignment tags there is nothing to read: a naln of 2^32 − 1 must not spin.
+    for (let a = 0; layout.alnTags.length > 0 && a < naln; a++, k++) {
       layout.alnTags.forEach((tag, t) => {
         setColumnValue(alnColumns[t] as Column, k, readValue(cur, tag.type))
       })

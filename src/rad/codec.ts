@@ -90,27 +90,105 @@ function decodeLz4(payload: Uint8Array, chunk: number, offset: number): Uint8Arr
   return out
 }
 
-/** Frame_Content_Size from a zstd frame header, when present (RFC 8878 §3.1.1.1). */
-function zstdContentSize(frame: Uint8Array): number | undefined {
-  if (frame.length < 6) return undefined
-  const fhd = frame[4] ?? 0
-  const fcsFlag = fhd >> 6
-  const singleSegment = (fhd >> 5) & 1
-  const dictIdBytes = [0, 1, 2, 4][fhd & 3] ?? 0
-  const fcsBytes = [singleSegment ? 1 : 0, 2, 4, 8][fcsFlag] ?? 0
-  if (fcsBytes === 0) return undefined
-  const at = 5 + (singleSegment ? 0 : 1) + dictIdBytes
-  if (at + fcsBytes > frame.length) return undefined
-  let size = 0
-  for (let i = fcsBytes - 1; i >= 0; i--) size = size * 256 + (frame[at + i] ?? 0)
-  return fcsBytes === 2 ? size + 256 : size
+/** Block_Maximum_Size: no zstd block regenerates more (RFC 8878 §3.1.1.2.4). */
+const ZSTD_MAX_BLOCK = 128 << 10
+/**
+ * Largest window a frame without a content size may ask for (fzstd allocates
+ * it whole, up front). libzstd's decoders refuse more by default too
+ * (ZSTD_WINDOWLOG_LIMIT_DEFAULT = 27), so no real chunk needs it.
+ */
+const ZSTD_MAX_WINDOW = 1 << 27
+
+function u32At(src: Uint8Array, at: number): number {
+  return ((src[at] ?? 0) | ((src[at + 1] ?? 0) << 8) | ((src[at + 2] ?? 0) << 16) | ((src[at + 3] ?? 0) << 24)) >>> 0
+}
+
+/**
+ * Walks a zstd payload's frame and block headers without decoding anything
+ * (RFC 8878 §3.1) and returns the most it can decode to, and the largest
+ * buffer fzstd will allocate for one of its frames — the content size when the
+ * header gives one, else the window size — or why it is corrupt. fzstd trusts
+ * both header fields: a 9-byte frame could otherwise make it allocate 2 GiB.
+ */
+export function zstdBounds(src: Uint8Array): { output: number; alloc: number } | string {
+  const end = src.length
+  const cut = 'the zstd frame is corrupt (it is cut short)'
+  let at = 0
+  let output = 0
+  let alloc = 0
+  while (at < end) {
+    if (at + 4 > end) return cut
+    const magic = u32At(src, at)
+    if ((magic & 0xfffffff0) === 0x184d2a50) {
+      // A skippable frame: [magic][u32 size][size bytes].
+      if (at + 8 > end) return cut
+      at += 8 + u32At(src, at + 4)
+      if (at > end) return cut
+      continue
+    }
+    if (magic !== 0xfd2fb528) return 'the zstd frame is corrupt (no zstd frame magic number)'
+    if (at + 5 > end) return cut
+    const fhd = src[at + 4] ?? 0
+    if ((fhd & 8) !== 0) return 'the zstd frame is corrupt (a reserved header bit is set)'
+    const single = (fhd >> 5) & 1
+    let p = at + 5
+    let window = 0
+    if (!single) {
+      if (p >= end) return cut
+      const wd = src[p++] ?? 0
+      const base = 2 ** (10 + (wd >> 3))
+      window = base + (base / 8) * (wd & 7)
+    }
+    p += [0, 1, 2, 4][fhd & 3] ?? 0
+    const sizeBytes = [single, 2, 4, 8][fhd >> 6] ?? 0
+    if (p + sizeBytes > end) return cut
+    let size = 0
+    for (let i = sizeBytes - 1; i >= 0; i--) size = size * 256 + (src[p + i] ?? 0)
+    if (sizeBytes === 2) size += 256
+    p += sizeBytes
+    if (single) window = size
+    let blocks = 0
+    for (let last = 0; !last;) {
+      if (p + 3 > end) return cut
+      const h = (src[p] ?? 0) | ((src[p + 1] ?? 0) << 8) | ((src[p + 2] ?? 0) << 16)
+      last = h & 1
+      const type = (h >> 1) & 3
+      const blockSize = h >>> 3
+      p += 3
+      if (type === 3) return 'the zstd frame is corrupt (a reserved block type)'
+      if (type !== 2 && blockSize > Math.min(ZSTD_MAX_BLOCK, window || ZSTD_MAX_BLOCK)) {
+        return 'the zstd frame is corrupt (a block larger than the format allows)'
+      }
+      // Raw: blockSize bytes stored; RLE: one byte repeated blockSize times; compressed: blockSize stored.
+      blocks += type === 2 ? Math.min(ZSTD_MAX_BLOCK, window || ZSTD_MAX_BLOCK) : blockSize
+      p += type === 1 ? 1 : blockSize
+      if (p > end) return cut
+    }
+    if ((fhd >> 2) & 1) p += 4 // content checksum
+    if (p > end) return cut
+    if (sizeBytes > 0 && size > blocks) {
+      return `zstd frame claims ${fmtInt(size)} decompressed bytes, but its blocks can hold at most ${fmtInt(blocks)}`
+    }
+    output += sizeBytes > 0 ? size : blocks
+    alloc = Math.max(alloc, sizeBytes > 0 && size > 0 ? size : window)
+    at = p
+  }
+  return { output, alloc }
 }
 
 function decodeZstd(payload: Uint8Array, chunk: number, offset: number): Uint8Array {
-  const claimed = zstdContentSize(payload)
-  if (claimed !== undefined && claimed > MAX_DECOMPRESSED_CHUNK) {
+  const bounds = zstdBounds(payload)
+  if (typeof bounds === 'string') throw decompressFailed(bounds, chunk, offset)
+  if (bounds.output > MAX_DECOMPRESSED_CHUNK) {
     throw decompressFailed(
-      `zstd frame claims ${fmtInt(claimed)} decompressed bytes, more than any chunk holds`,
+      `zstd frame claims ${fmtInt(bounds.output)} decompressed bytes, more than any chunk holds`,
+      chunk,
+      offset,
+    )
+  }
+  if (bounds.alloc > Math.max(bounds.output, ZSTD_MAX_WINDOW)) {
+    throw decompressFailed(
+      `the zstd frame asks for a ${fmtInt(bounds.alloc)}-byte window, more than a decoder allows (${fmtInt(ZSTD_MAX_WINDOW)})`,
       chunk,
       offset,
     )
