@@ -468,6 +468,7 @@ async function readAll(file: ByteSource): Promise<Outcome> {
   outcome.snappy = opened.container === 'snappy-framed'
   outcome.streamSize = source.size
   const sem = inferSemantics(prelude)
+  // Tiny blocks: chunks straddle the reader's blocks, as they do every 32 MiB of a real file.
   const scan = await walkChunks(source, prelude, { check: makeCheckPlan(prelude, sem), blockSize: 256 })
   outcome.chunks = scan.index.count
   for (let k = 0; k < scan.index.count; k++) {
@@ -539,15 +540,13 @@ function expectBounded(m: Measured, what: string, memory = MEMORY_BYTES): void {
   expect(m.outcome.salvageErrors, `${what}: errors in the salvaged file`).toEqual([])
 }
 
-const stats = { cases: 0, opened: 0, chunks: 0, decoded: 0, maxReadRatio: 0, maxMs: 0 }
+/** How deep the mutated files got (a property that rejects everything at byte 0 tests little). */
+const stats = { cases: 0, opened: 0, chunks: 0 }
 
 function note(m: Measured): void {
   stats.cases++
   if (!m.outcome.openError) stats.opened++
   stats.chunks += m.outcome.chunks
-  stats.decoded += m.outcome.decoded
-  stats.maxReadRatio = Math.max(stats.maxReadRatio, m.source.bytesRead / Math.max(1, m.source.size))
-  stats.maxMs = Math.max(stats.maxMs, m.ms)
 }
 
 // ---------------------------------------------------------------------------
