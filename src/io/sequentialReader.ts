@@ -1,8 +1,12 @@
 import type { ByteSource } from './byteSource'
 import { throwIfAborted } from './byteSource'
 
+const FIRST_BLOCK = 1 << 20
+
 interface Window {
   start: number
+  /** Requested size (the last window may come back shorter, at the end of the source). */
+  size: number
   bytes: Promise<Uint8Array>
   /** The bytes once the read has finished (lets `peek` answer without awaiting). */
   done?: Uint8Array
@@ -13,8 +17,11 @@ interface Window {
  * (issue 4: Blob reads reach ~1 GB/s only with large blocks and more than one
  * outstanding), and hands out byte ranges that only move forward. A range
  * inside one block is a view; one that straddles blocks is copied (at most a
- * chunk). The block grid starts at `origin`, so ranges that start at the same
- * alignment as `origin` keep it (4-byte aligned records stay aligned).
+ * chunk). Blocks start small (1 MiB, so the first chunks arrive fast and a file
+ * of huge chunks does not prefetch 100 MB before the walk decides to hop) and
+ * grow ×4 up to `blockSize`. Every block size is a multiple of 4 and the grid
+ * starts at `origin`, so ranges at the same alignment as `origin` keep it
+ * (4-byte aligned records stay aligned).
  */
 export class SequentialReader {
   private readonly windows: Window[] = []
@@ -23,6 +30,7 @@ export class SequentialReader {
   private readonly blockSize: number
   private readonly depth: number
   private readonly signal: AbortSignal | undefined
+  private nextSize: number
 
   constructor(source: ByteSource, origin: number, blockSize: number, depth: number, signal?: AbortSignal) {
     this.source = source
@@ -30,19 +38,22 @@ export class SequentialReader {
     this.blockSize = blockSize
     this.depth = Math.max(1, depth)
     this.signal = signal
+    this.nextSize = Math.min(FIRST_BLOCK, blockSize)
   }
 
   /** Keeps `depth` reads in flight, or at least `count` windows when a range needs them. */
   private fill(count = this.depth): void {
     while (this.windows.length < count && this.next < this.source.size) {
       const start = this.next
-      const window: Window = { start, bytes: this.source.read(start, this.blockSize, this.signal) }
+      const size = this.nextSize
+      const window: Window = { start, size, bytes: this.source.read(start, size, this.signal) }
       window.bytes.then(
         (bytes) => (window.done = bytes),
         () => undefined,
       )
       this.windows.push(window)
-      this.next += this.blockSize
+      this.next += size
+      this.nextSize = Math.min(size * 4, this.blockSize)
     }
   }
 
@@ -61,8 +72,11 @@ export class SequentialReader {
   /** Bytes [at, at+length), clipped at the end of the source. `at` never goes back. */
   async get(at: number, length: number): Promise<Uint8Array> {
     const end = Math.min(at + length, this.source.size)
-    while (this.windows.length > 0 && (this.windows[0]?.start ?? 0) + this.blockSize <= at) this.windows.shift()
-    if (this.windows.length === 0) this.next = Math.max(this.next, at - ((at - this.next) % this.blockSize))
+    while (this.windows.length > 0 && (this.windows[0]?.start ?? 0) + (this.windows[0]?.size ?? 0) <= at) {
+      this.windows.shift()
+    }
+    // Skipped ahead past everything read: restart there, on the same 4-byte grid.
+    if (this.windows.length === 0 && at > this.next) this.next = at - ((at - this.next) % 4)
     this.fill()
     const first = this.windows[0]
     if (!first) return new Uint8Array(0)
