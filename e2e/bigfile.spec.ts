@@ -198,3 +198,31 @@ test('an index worker that crashes mid-scan is reported; the chunks found stay b
   await page.getByTestId('goto-record').press('Enter')
   await expect(recordRow(page, records - 1)).toContainText(sample.record((records - 1) % sample.records).umi ?? '')
 })
+
+test('a record checker that crashes mid-scan is reported; indexing and checking go on without it', async ({ page }) => {
+  // Records are checked beside the walk only when the machine has cores to spare (client.ts).
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 8 })
+  })
+  const closed = new Set<Worker>()
+  page.on('worker', (w) => {
+    w.on('close', () => closed.add(w))
+  })
+  await page.goto('/')
+  await page.getByTestId('file-input').setInputFiles(big.path)
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'indexing')
+  await expect.poll(() => page.workers().some((w) => w.url().includes('check.worker'))).toBe(true)
+  const checker = page.workers().find((w) => w.url().includes('check.worker'))
+  await checker?.evaluate(() => {
+    setTimeout(() => {
+      throw new Error('simulated checker crash')
+    }, 0)
+  })
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done', { timeout: 90_000 })
+  expect(await statValue(page, 'chunks')).toBe(big.chunks)
+  expect(await statValue(page, 'records')).toBe(big.records)
+  const panel = page.getByTestId('integrity-panel')
+  await expect(panel).toHaveAttribute('data-status', 'notes')
+  await expect(panel).toContainText('the record checker stopped')
+  await expect(panel).toContainText('simulated checker crash')
+})

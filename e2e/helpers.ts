@@ -91,7 +91,7 @@ export async function integrityOf(bytes: Uint8Array, name = 'file.rad'): Promise
   const status = integrityStatus(scan.issues, true)
   const salvage =
     status === 'damaged' && container === 'none'
-      ? await planSalvage(source, prelude, scan.index, scan.convention, scan.issues)
+      ? await planSalvage(source, prelude, scan.index, scan.convention, scan.issues, scan.damagedChunks)
       : undefined
   return { status, issues: scan.issues, error: scan.error, salvage }
 }

@@ -289,3 +289,44 @@ test('a damaged .sz file says salvage is for the command line', async ({ page })
   await expect(page.getByTestId('integrity-issue').last()).toContainText('of the unwrapped stream')
   expect(await statValue(page, 'chunks')).toBe(2)
 })
+
+test.describe('with cores to spare, records are checked in a worker beside the walk (ADR 0002)', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 8 })
+    })
+  })
+
+  test('the same report: a clean file with every alignment counted, a corrupt chunk listed and left out of the salvage', async ({
+    page,
+  }) => {
+    const started: string[] = []
+    page.on('worker', (w) => started.push(w.url()))
+    const clean = new Uint8Array(readFileSync(V3))
+    const full = await expectedOf(clean)
+    await open(page, V3)
+    await expectPanel(page, await integrityOf(clean))
+    await expect(page.getByTestId('integrity-panel')).toContainText(`${fmt(full.scan.alignments ?? -1)} alignments`)
+    expect(started.some((url) => url.includes('check.worker'))).toBe(true)
+
+    const { bytes } = await withBadReference(clean, 2)
+    const path = write('bad-ref-beside.rad', bytes)
+    const want = await integrityOf(bytes)
+    await page.getByTestId('file-input').setInputFiles(path)
+    await expectPanel(page, want)
+    await expect(page.locator('[data-testid="chunk-row"][data-chunk="2"]')).toHaveAttribute('data-damaged', 'true')
+    const plan = want.salvage
+    if (!plan) throw new Error('the core offers no salvage plan')
+    const saved = await salvage(page, 'bad-ref-beside.salvaged.rad')
+    expect(Buffer.from(saved.bytes).equals(Buffer.from(salvagedBytes(bytes, plan)))).toBe(true)
+  })
+
+  test('the same report for a truncated file', async ({ page }) => {
+    const whole = new Uint8Array(readFileSync(V3))
+    const full = await expectedOf(whole)
+    const cut = whole.slice(0, (full.scan.index.offset[3] ?? 0) + 12)
+    await open(page, write('cut-beside.rad', cut))
+    await expectPanel(page, await integrityOf(cut))
+    expect(await statValue(page, 'chunks')).toBe(3)
+  })
+})

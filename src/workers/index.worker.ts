@@ -1,15 +1,83 @@
 // Thin Comlink entry of the index worker: the work is scanFile().
-import { expose, transfer } from 'comlink'
+import { expose, transfer, wrap } from 'comlink'
 import type { Remote } from 'comlink'
 import './comlinkErrors'
-import type { ScanEvents, ScanSummary } from './protocol'
+import { RadError } from '../rad/errors'
+import type { Prelude } from '../rad/types'
+import type { CheckerApi } from './check.worker'
+import type { RecordChecker } from './checksBeside'
+import type { ScanEvents, ScanRequest, ScanSummary } from './protocol'
+import { batchBuffers } from './recordChecks'
+import type { CheckResult } from './recordChecks'
 import { scanFile } from './scanFile'
 
 const jobs = new Map<number, AbortController>()
 
+/** A batch without an answer for this long means the checker is gone (one takes milliseconds). */
+const CHECK_TIMEOUT_MS = 30_000
+
+function startCheckerWorker(): Worker | undefined {
+  try {
+    return new Worker(new URL('./check.worker.ts', import.meta.url), { type: 'module', name: 'rad-check' })
+  } catch {
+    // No nested workers here: the records are checked in this thread instead.
+    return undefined
+  }
+}
+
+/**
+ * The record checker of ADR 0002 behind the RecordChecker interface. A
+ * checker that crashes, cannot read a message or stops answering fails every
+ * pending and later call, so the scan checks the rest itself.
+ */
+function remoteChecker(prelude: Prelude): RecordChecker | undefined {
+  const worker = startCheckerWorker()
+  if (!worker) return undefined
+  const api: Remote<CheckerApi> = wrap<CheckerApi>(worker)
+  const pending = new Set<(e: Error) => void>()
+  let failed: Error | undefined
+  const fail = (why: string): void => {
+    failed ??= new RadError('WORKER_FAILED', `the record checker stopped: ${why}`)
+    worker.terminate()
+    for (const reject of pending) reject(failed)
+    pending.clear()
+  }
+  worker.addEventListener('error', (ev) => {
+    ev.preventDefault()
+    fail(ev.message || 'it crashed')
+  })
+  worker.addEventListener('messageerror', () => {
+    fail('a message could not be read')
+  })
+  api.open(prelude).catch((e: unknown) => {
+    fail(e instanceof Error ? e.message : String(e))
+  })
+  return {
+    check(batch) {
+      if (failed) return Promise.reject(failed)
+      return new Promise<CheckResult>((resolve, reject) => {
+        pending.add(reject)
+        const timer = setTimeout(() => {
+          fail(`no answer for ${String(CHECK_TIMEOUT_MS / 1000)} s`)
+        }, CHECK_TIMEOUT_MS)
+        api
+          .check(transfer(batch, batchBuffers(batch)))
+          .then(resolve, reject)
+          .finally(() => {
+            clearTimeout(timer)
+            pending.delete(reject)
+          })
+      })
+    },
+    close() {
+      worker.terminate()
+    },
+  }
+}
+
 /** IndexApi as the worker sees it: the callbacks are remote, so each call returns a promise. */
 const api = {
-  async scan(file: Blob, jobId: number, events: Remote<ScanEvents>): Promise<ScanSummary> {
+  async scan(file: Blob, jobId: number, events: Remote<ScanEvents>, options?: ScanRequest): Promise<ScanSummary> {
     const controller = new AbortController()
     jobs.set(jobId, controller)
     try {
@@ -21,9 +89,10 @@ const api = {
           index: (added, convention, buffers) => events.index(transfer(added, buffers), convention),
           progress: (p) => events.progress(p),
         },
-        controller.signal,
+        { signal: controller.signal, checker: options?.checkBeside ? remoteChecker : undefined },
       )
-      return summary.salvage ? transfer(summary, [summary.salvage.head.buffer as ArrayBuffer]) : summary
+      const head = summary.salvage?.head.buffer
+      return head instanceof ArrayBuffer ? transfer(summary, [head]) : summary
     } finally {
       jobs.delete(jobId)
     }

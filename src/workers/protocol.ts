@@ -70,6 +70,8 @@ export interface ScanSummary {
   error: RadErrorData | undefined
   /** The integrity report: every problem, with its chunk and absolute byte offset. */
   issues: IntegrityIssue[]
+  /** Every chunk whose records are damaged (the issues list at most 1,000 of them). */
+  damagedChunks: number[]
   /** 'incomplete' when the scan was cancelled: the rest of the file was not checked. */
   status: IntegrityStatus | 'incomplete'
   /** The salvage plan when the file is damaged and a browser can write it (not for .sz). */
@@ -79,13 +81,21 @@ export interface ScanSummary {
   elapsedMs: number
 }
 
+export interface ScanRequest {
+  /**
+   * Check records in a checker worker beside the walk (ADR 0002) rather than
+   * inside it. Pays only with a spare core: see client.ts.
+   */
+  checkBeside: boolean
+}
+
 export interface IndexApi {
   /**
    * Reads the prelude, then walks and checks every chunk. Problems with the
    * file (a prelude that cannot be read included) are in the summary; only
    * internal failures reject.
    */
-  scan(file: Blob, jobId: number, events: ScanEvents): Promise<ScanSummary>
+  scan(file: Blob, jobId: number, events: ScanEvents, options?: ScanRequest): Promise<ScanSummary>
   /** Stops scan `jobId` at its next read; the chunks found so far stay indexed. */
   cancel(jobId: number): void
   /** Answers at once: the page's heartbeat, to notice a worker that died without an error event. */

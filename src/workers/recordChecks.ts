@@ -31,6 +31,8 @@ export interface CheckResult {
   issues: IntegrityIssue[]
   /** Chunk-local faults, including those beyond the listed issues. */
   damaged: number
+  /** Every damaged chunk, listed in `issues` or not (a salvage must leave them all out). */
+  damagedChunks: number[]
 }
 
 const BATCH_BYTES = 8 << 20
@@ -116,7 +118,7 @@ export function makeBatchChecker(prelude: Prelude): (batch: CheckBatch) => Check
   const layout = recordLayout(prelude)
   const plan = makeCheckPlan(prelude, inferSemantics(prelude))
   return (batch) => {
-    const result: CheckResult = { alignments: 0, issues: [], damaged: 0 }
+    const result: CheckResult = { alignments: 0, issues: [], damaged: 0, damagedChunks: [] }
     for (let i = 0; i < batch.count; i++) {
       const at = batch.start[i] ?? 0
       const bytes = batch.bytes.subarray(at, batch.start[i + 1] ?? at)
@@ -128,6 +130,7 @@ export function makeBatchChecker(prelude: Prelude): (batch: CheckBatch) => Check
       } catch (e) {
         if (!(e instanceof RadError && isChunkLocal(e.code))) throw e
         result.damaged++
+        result.damagedChunks.push(chunk)
         if (result.issues.length < MAX_ISSUES_PER_BATCH) {
           result.issues.push(issueFromError(e.inChunk(chunk).inPart('chunk-records')))
         }

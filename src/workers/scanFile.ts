@@ -8,9 +8,12 @@ import type { ScanResult } from '../io/walkChunks'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { RadError } from '../rad/errors'
 import { integrityStatus, issueFromError } from '../rad/integrity'
+import type { IntegrityIssue } from '../rad/integrity'
 import { inferSemantics } from '../rad/semantics'
-import type { ChunkColumns, NbytesConvention } from '../rad/types'
+import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import { makeCheckPlan } from '../rad/valueChecks'
+import { ChecksBeside } from './checksBeside'
+import type { RecordChecker } from './checksBeside'
 import { dropFirst, readFirstChunks } from './firstChunks'
 import type { OpenedFile, SalvageOffer, ScanProgress, ScanSummary } from './protocol'
 import { chunkBuffers, columnBuffersOfIndex } from './transfer'
@@ -27,9 +30,33 @@ function isAbort(e: unknown, signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true || (e instanceof DOMException && e.name === 'AbortError')
 }
 
+export interface ScanOptions {
+  signal?: AbortSignal
+  /**
+   * Starts a record checker in another thread (ADR 0002). Without one, the
+   * records are checked inside the walk, on this thread.
+   */
+  checker?: (prelude: Prelude) => RecordChecker | undefined
+}
+
+/** What the walk and the record checks found, in file order. */
+interface Findings {
+  result: ScanResult
+  issues: IntegrityIssue[]
+  alignments: number | undefined
+  damagedChunks: number[]
+}
+
+/** File order: header notes first, then by byte offset; notes without a place last. */
+function position(issue: IntegrityIssue): number {
+  if (issue.offset !== undefined) return issue.offset
+  return issue.part === 'prelude' ? -1 : Infinity
+}
+
 function emptySummary(started: number): ScanSummary {
   return {
     preludeRead: true,
+    damagedChunks: [],
     chunks: 0,
     records: 0,
     alignments: undefined,
@@ -63,10 +90,18 @@ function unreadable(e: RadError, started: number): ScanSummary {
 }
 
 /** A damaged file's valid part, as Blob slices of the file: only when file positions are RAD positions. */
-async function salvageOffer(opened: OpenedRad, result: ScanResult): Promise<SalvageOffer | undefined> {
+async function salvageOffer(opened: OpenedRad, found: Findings): Promise<SalvageOffer | undefined> {
   if (opened.container !== 'none') return undefined
+  const { result } = found
   try {
-    const plan = await planSalvage(opened.source, opened.prelude, result.index, result.convention, result.issues)
+    const plan = await planSalvage(
+      opened.source,
+      opened.prelude,
+      result.index,
+      result.convention,
+      found.issues,
+      found.damagedChunks,
+    )
     return plan.keptChunks > 0 ? plan : undefined
   } catch (e) {
     // The file could not be read again (moved or changed): offer nothing rather than fail the scan.
@@ -86,7 +121,8 @@ async function salvageOffer(opened: OpenedRad, result: ScanResult): Promise<Salv
  * reported. Waits until the sink has taken every message before returning,
  * so the summary never overtakes the last index slice.
  */
-export async function scanFile(file: Blob | ByteSource, sink: ScanSink, signal?: AbortSignal): Promise<ScanSummary> {
+export async function scanFile(file: Blob | ByteSource, sink: ScanSink, opts: ScanOptions = {}): Promise<ScanSummary> {
+  const { signal } = opts
   const started = Date.now()
   // walkChunks streams big blocks with several reads in flight itself (issue 4).
   const pending: unknown[] = []
@@ -98,6 +134,7 @@ export async function scanFile(file: Blob | ByteSource, sink: ScanSink, signal?:
     if (e instanceof RadError) return unreadable(e, started)
     throw e
   }
+  let beside: ChecksBeside | undefined
   try {
     const { source, prelude } = opened
     pending.push(
@@ -110,9 +147,11 @@ export async function scanFile(file: Blob | ByteSource, sink: ScanSink, signal?:
       const buffers = [...columnBuffersOfIndex(first.index), ...chunkBuffers(first.columns)]
       pending.push(sink.first(first.index, first.columns, first.convention, buffers))
     }
+    const remote = opts.checker?.(prelude)
+    beside = remote ? new ChecksBeside(prelude, remote) : undefined
     const result = await walkChunks(source, prelude, {
       signal,
-      check: makeCheckPlan(prelude, inferSemantics(prelude)),
+      ...(beside ? { onChunk: beside.add } : { check: makeCheckPlan(prelude, inferSemantics(prelude)) }),
       progressIntervalMs: 100,
       onIndex: (added, convention) => {
         // The first chunks were sent already: pass on only what is new.
@@ -124,21 +163,23 @@ export async function scanFile(file: Blob | ByteSource, sink: ScanSink, signal?:
       },
       onProgress: (p) => pending.push(sink.progress(p)),
     })
-    const status = integrityStatus(result.issues, true)
-    const salvage = status === 'damaged' ? await salvageOffer(opened, result) : undefined
+    const found = await findings(result, beside)
+    const status = integrityStatus(found.issues, true)
+    const salvage = status === 'damaged' ? await salvageOffer(opened, found) : undefined
     await Promise.all(pending)
     return {
       preludeRead: true,
       chunks: result.index.count,
       records: result.records,
-      alignments: result.alignments,
+      alignments: found.alignments,
       convention: result.convention,
       endOffset: result.endOffset,
       error: result.error,
-      issues: result.issues,
+      issues: found.issues,
+      damagedChunks: found.damagedChunks,
       status,
       salvage,
-      warnings: result.warnings,
+      warnings: found.issues.filter((i) => i.severity !== 'error').map((i) => i.message),
       cancelled: false,
       elapsedMs: Date.now() - started,
     }
@@ -152,5 +193,18 @@ export async function scanFile(file: Blob | ByteSource, sink: ScanSink, signal?:
     await Promise.all(pending)
     const issue = issueFromError(e)
     return { ...emptySummary(started), error: e.toData(), issues: [issue], status: integrityStatus([issue], true) }
+  } finally {
+    beside?.close()
   }
+}
+
+/** The walk's report merged with the record checks done beside it (when they were). */
+async function findings(result: ScanResult, beside: ChecksBeside | undefined): Promise<Findings> {
+  if (!beside) {
+    return { result, issues: result.issues, alignments: result.alignments, damagedChunks: result.damagedChunks }
+  }
+  // Every chunk before a stopping fault went to the checker: wait for the last answers.
+  const checked = await beside.finish(result.convention)
+  const issues = [...result.issues, ...checked.issues].sort((a, b) => position(a) - position(b))
+  return { result, issues, alignments: checked.alignments, damagedChunks: checked.damagedChunks }
 }
