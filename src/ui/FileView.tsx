@@ -5,7 +5,7 @@ import { ErrorBanner } from './ErrorBanner'
 import { FilePanel } from './FilePanel'
 import { GotoControls } from './GotoControls'
 import { IndexStatus } from './IndexStatus'
-import { IntegrityPanel, damagedChunks } from './IntegrityPanel'
+import { IntegrityPanel } from './IntegrityPanel'
 import { RecordTable } from './RecordTable'
 import type { JumpRequest } from './RecordTable'
 import { useSessionState } from './useRadSession'
@@ -51,7 +51,7 @@ export function FileView({ session, onRetry }: Props) {
   }, [session])
 
   const { opened, semantics } = state
-  const damaged = useMemo(() => damagedChunks(state.summary?.issues), [state.summary])
+  const damaged = useMemo(() => new Set(state.summary?.damagedChunks), [state.summary])
   return (
     <main className="file-view" data-testid="file-view" data-session={session.id}>
       <IndexStatus state={state} onCancel={cancel} />

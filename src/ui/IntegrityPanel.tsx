@@ -70,15 +70,6 @@ function summaryText(state: SessionState, status: PanelStatus): string {
   }
 }
 
-/** Chunks whose records are damaged (they stay listed and browsable; their rows may not decode). */
-export function damagedChunks(issues: readonly IntegrityIssue[] | undefined): ReadonlySet<number> {
-  const out = new Set<number>()
-  for (const i of issues ?? []) {
-    if (i.severity === 'error' && i.chunk !== undefined && i.part === 'chunk-records') out.add(i.chunk)
-  }
-  return out
-}
-
 interface IssueProps {
   issue: IntegrityIssue
   /** Chunks indexed: a problem at or past this chunk links to the last records before it. */
