@@ -217,9 +217,12 @@ test('two concatenated files: the second prelude is named at its byte; the first
   expect(want.status).toBe('notes')
   const joinedIssue = want.issues.find((i) => i.kind === 'concatenated')
   expect(joinedIssue?.offset).toBe(a.length)
+  // The hint's command cuts out the second file exactly.
+  expect((await integrityOf(joined.slice(a.length))).status).toBe('clean')
 
   await open(page, path)
   await expectPanel(page, want)
+  await expect(page.locator('[data-kind="concatenated"]')).toContainText(`tail -c +${String(a.length + 1)} FILE`)
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
   await expect(page.getByTestId('error-banner')).toHaveCount(0)
   await expect(page.getByTestId('salvage')).toHaveCount(0)

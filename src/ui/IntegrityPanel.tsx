@@ -24,13 +24,16 @@ const KIND_TITLES: Record<IssueKind, string> = {
   note: 'Note',
 }
 
-const KIND_HINTS: Partial<Record<IssueKind, string>> = {
-  truncated: 'The file was probably copied or written incompletely (a mapper killed mid-run, a full disk).',
-  'num-chunks-too-large': 'The writer stopped early, or the file was cut exactly between two chunks.',
-  'num-chunks-unknown':
+const KIND_HINTS: Partial<Record<IssueKind, (issue: IntegrityIssue) => string>> = {
+  truncated: () => 'The file was probably copied or written incompletely (a mapper killed mid-run, a full disk).',
+  'num-chunks-too-large': () => 'The writer stopped early, or the file was cut exactly between two chunks.',
+  'num-chunks-unknown': () =>
     'The writer did not finish, or streamed the file: every chunk up to the end of the file is read.',
-  concatenated: 'Only the first file is shown; open the second one on its own to see it.',
-  'unknown-codec': 'The file was written by a newer tool, or its header is damaged.',
+  concatenated: (issue) =>
+    `Only the first file is shown. To see the second, cut it out and open it on its own${
+      issue.offset === undefined ? '' : ` (for example: tail -c +${String(issue.offset + 1)} FILE > second.rad)`
+    }.`,
+  'unknown-codec': () => 'The file was written by a newer tool, or its header is damaged.',
 }
 
 const STATUS_LABELS: Record<PanelStatus, string> = {
@@ -84,7 +87,7 @@ function IssueItem({ issue, chunks, unwrapped, onChunk }: IssueProps) {
   const where = [chunk === undefined ? '' : `chunk ${fmtCount(chunk)}`, byte].filter((t) => t !== '').join(' · ')
   const linked = chunk !== undefined && chunks > 0
   const beyond = chunk !== undefined && chunk >= chunks
-  const hint = KIND_HINTS[issue.kind]
+  const hint = KIND_HINTS[issue.kind]?.(issue)
   return (
     <li
       className={`issue issue-${issue.severity}`}
