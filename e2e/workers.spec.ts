@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import type { Page, Worker } from '@playwright/test'
-import { FIXTURES, expectedOf, recordRow } from './helpers'
+import { FIXTURES, SAMPLE, expectedOf, recordRow, statValue, tempDir, writeRepeatedSample } from './helpers'
 
 /**
  * Issue 5, "a worker that dies is replaced and the failure is reported":
@@ -84,3 +85,62 @@ test('a decode worker that crashes is replaced, the failure is reported, and rec
   await expect(recordRow(page, first1)).toContainText(full.record(first1).umi ?? '')
   expect(live(page, closed, 'decode.worker')).toBeDefined()
 })
+
+test('a decode worker that dies while decoding a chunk: the chunk is asked of its replacement and shows', async ({
+  page,
+}) => {
+  // One decode worker, so the retry cannot land on another sabotaged one.
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 2 })
+  })
+  const tmp = tempDir()
+  try {
+    const path = join(tmp.dir, 'sample-x50.rad')
+    const big = await writeRepeatedSample(path, 50)
+    const sample = await expectedOf(new Uint8Array(readFileSync(SAMPLE)))
+    const closed = watchClosed(page)
+    await page.goto('/')
+    await page.getByTestId('file-input').setInputFiles(path)
+    await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
+    expect(await statValue(page, 'chunks')).toBe(big.chunks)
+    await goChunk(page, 40)
+    const at40 = 10 * sample.records
+    await expect(recordRow(page, at40)).toContainText(sample.record(0).umi ?? '')
+    const decoder = live(page, closed, 'decode.worker')
+    if (!decoder) throw new Error('no decode worker')
+    // Its next read never ends, and the worker crashes meanwhile.
+    await decoder.evaluate(() => {
+      Blob.prototype.arrayBuffer = () => {
+        setTimeout(() => {
+          throw new Error('simulated crash while decoding')
+        }, 0)
+        return new Promise<ArrayBuffer>(() => undefined)
+      }
+    })
+    await goChunk(page, 160)
+    const warnings = page.getByTestId('file-warnings')
+    await expect(warnings).toContainText('simulated crash while decoding')
+    await expect(warnings).toContainText('it was replaced')
+    expect(closed.has(decoder)).toBe(true)
+    // Whichever chunk the worker died on shows its records, decoded by the new worker.
+    const died = Number(
+      /while decoding chunk ([\d,]+)/.exec((await warnings.textContent()) ?? '')?.[1]?.replace(/,/g, ''),
+    )
+    expect(Number.isInteger(died)).toBe(true)
+    const local = sample.scan.index.firstRecord[died % sample.chunks] ?? 0
+    const first = Math.floor(died / sample.chunks) * sample.records + local
+    await goChunk(page, died)
+    await expect(recordRow(page, first)).toContainText(sample.record(local).umi ?? '')
+    await expect(recordRow(page, first)).toContainText(sample.record(local).barcodes[0] ?? '')
+    const at160 = 40 * sample.records
+    await goChunk(page, 160)
+    await expect(recordRow(page, at160)).toContainText(sample.record(0).umi ?? '')
+  } finally {
+    tmp.remove()
+  }
+})
+
+async function goChunk(page: Page, chunk: number): Promise<void> {
+  await page.getByTestId('goto-chunk').fill(String(chunk))
+  await page.getByTestId('goto-chunk').press('Enter')
+}

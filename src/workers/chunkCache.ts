@@ -46,6 +46,11 @@ export class ChunkCache {
     return this.failed.get(chunk)
   }
 
+  /** Forgets a chunk's failure, so it can be loaded again. */
+  forget(chunk: number): void {
+    if (this.failed.delete(chunk)) this.onChange(chunk)
+  }
+
   get byteLength(): number {
     return this.bytes
   }

@@ -123,6 +123,8 @@ export class RadSession {
   private readonly cache: ChunkCache
   private wantEpoch = 0
   private readonly wantedAt = new Map<number, number>()
+  /** Chunks asked for again after their decode worker died. */
+  private readonly retried = new Set<number>()
   private disposed = false
 
   constructor(file: File, opts: SessionOptions = {}) {
@@ -315,12 +317,7 @@ export class RadSession {
       if (chunk < 0 || chunk >= this.index.count) return
       this.wantedAt.set(chunk, epoch)
       if (this.pool.reprioritize(chunk, priority) || this.cache.has(chunk)) return
-      const req = { chunk, offset: this.index.offset(chunk), nbytes: this.index.nbytes(chunk) }
-      this.cache
-        .load(chunk, () => this.pool.request(req, priority))
-        .catch(() => {
-          // Shown in the rows through chunkError(); CANCELLED ones are asked for again.
-        })
+      this.load(chunk, priority)
     }
     visible.forEach((chunk, i) => {
       ask(chunk, -4 * epoch - 2 + i / (visible.length + 1))
@@ -332,6 +329,22 @@ export class RadSession {
     if (this.wantedAt.size > 4096) {
       for (const [chunk, at] of this.wantedAt) if (at <= epoch - STALE_WANTS) this.wantedAt.delete(chunk)
     }
+  }
+
+  private load(chunk: number, priority: number): void {
+    const req = { chunk, offset: this.index.offset(chunk), nbytes: this.index.nbytes(chunk) }
+    this.cache
+      .load(chunk, () => this.pool.request(req, priority))
+      .catch((e: unknown) => {
+        // Shown in the rows through chunkError(); CANCELLED ones are asked for again. A decode
+        // worker that died on this chunk was replaced: ask the new one once (twice means the
+        // chunk itself is what kills them).
+        if (e instanceof RadError && e.code === 'WORKER_FAILED' && !this.retried.has(chunk) && !this.disposed) {
+          this.retried.add(chunk)
+          this.cache.forget(chunk)
+          this.load(chunk, priority)
+        }
+      })
   }
 
   /** Stops indexing; every chunk found so far stays browsable. */
