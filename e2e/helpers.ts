@@ -6,6 +6,7 @@
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { expect } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { BytesSource } from '../src/io/byteSource'
 import { openRad } from '../src/io/openRad'
@@ -76,6 +77,9 @@ export interface ExpectedIntegrity {
   error: RadErrorData | undefined
   /** What "save the valid part" must write, when the file is damaged. */
   salvage: SalvagePlan | undefined
+  /** Chunks and records indexed (0 when the prelude cannot be read). */
+  chunks: number
+  records: number
 }
 
 export async function integrityOf(bytes: Uint8Array, name = 'file.rad'): Promise<ExpectedIntegrity> {
@@ -84,7 +88,14 @@ export async function integrityOf(bytes: Uint8Array, name = 'file.rad'): Promise
     opened = await openRad(new BytesSource(bytes, name))
   } catch (e) {
     if (!(e instanceof RadError)) throw e
-    return { status: 'unreadable', issues: [issueFromError(e)], error: e.toData(), salvage: undefined }
+    return {
+      status: 'unreadable',
+      issues: [issueFromError(e)],
+      error: e.toData(),
+      salvage: undefined,
+      chunks: 0,
+      records: 0,
+    }
   }
   const { source, prelude, container } = opened
   const scan = await walkChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
@@ -93,7 +104,7 @@ export async function integrityOf(bytes: Uint8Array, name = 'file.rad'): Promise
     status === 'damaged' && container === 'none'
       ? await planSalvage(source, prelude, scan.index, scan.convention, scan.issues, scan.damagedChunks)
       : undefined
-  return { status, issues: scan.issues, error: scan.error, salvage }
+  return { status, issues: scan.issues, error: scan.error, salvage, chunks: scan.index.count, records: scan.records }
 }
 
 /**
@@ -123,6 +134,29 @@ export async function withBadReference(bytes: Uint8Array, k: number): Promise<{ 
     at += 4 + layout.readStride + naln * layout.alnStride
   }
   throw new Error(`chunk ${String(k)} has no alignment to damage`)
+}
+
+/** The panel shows the core's verdict and every issue with its kind, chunk, byte offset and message. */
+export async function expectPanel(page: Page, want: ExpectedIntegrity): Promise<void> {
+  const panel = page.getByTestId('integrity-panel')
+  await expect(panel).toHaveAttribute('data-status', want.status)
+  const items = panel.getByTestId('integrity-issue')
+  await expect(items).toHaveCount(want.issues.length)
+  for (const [i, issue] of want.issues.entries()) {
+    const item = items.nth(i)
+    await expect(item).toHaveAttribute('data-kind', issue.kind)
+    await expect(item).toHaveAttribute('data-severity', issue.severity)
+    if (issue.chunk === undefined) await expect(item).not.toHaveAttribute('data-chunk')
+    else await expect(item).toHaveAttribute('data-chunk', String(issue.chunk))
+    if (issue.offset === undefined) {
+      await expect(item).not.toHaveAttribute('data-offset')
+    } else {
+      await expect(item).toHaveAttribute('data-offset', String(issue.offset))
+      await expect(item).toContainText(`byte ${fmt(issue.offset)}`)
+    }
+    if (issue.chunk !== undefined) await expect(item).toContainText(`chunk ${fmt(issue.chunk)}`)
+    await expect(item.locator('.issue-message')).toHaveText(issue.message)
+  }
 }
 
 /** The bytes a salvage plan describes (what the CLI writes), assembled from the input bytes. */

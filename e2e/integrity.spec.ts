@@ -5,9 +5,9 @@ import { gzipSync } from 'node:zlib'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { snappyFrame } from '../test/helpers/radWriter'
-import type { ExpectedIntegrity } from './helpers'
 import {
   FIXTURES,
+  expectPanel,
   expectedOf,
   fmt,
   integrityOf,
@@ -46,29 +46,6 @@ function write(name: string, bytes: Uint8Array): string {
 async function open(page: Page, path: string): Promise<void> {
   await page.goto('/')
   await page.getByTestId('file-input').setInputFiles(path)
-}
-
-/** The panel shows the core's verdict and every issue with its kind, chunk, byte offset and message. */
-async function expectPanel(page: Page, want: ExpectedIntegrity): Promise<void> {
-  const panel = page.getByTestId('integrity-panel')
-  await expect(panel).toHaveAttribute('data-status', want.status)
-  const items = panel.getByTestId('integrity-issue')
-  await expect(items).toHaveCount(want.issues.length)
-  for (const [i, issue] of want.issues.entries()) {
-    const item = items.nth(i)
-    await expect(item).toHaveAttribute('data-kind', issue.kind)
-    await expect(item).toHaveAttribute('data-severity', issue.severity)
-    if (issue.chunk === undefined) await expect(item).not.toHaveAttribute('data-chunk')
-    else await expect(item).toHaveAttribute('data-chunk', String(issue.chunk))
-    if (issue.offset === undefined) {
-      await expect(item).not.toHaveAttribute('data-offset')
-    } else {
-      await expect(item).toHaveAttribute('data-offset', String(issue.offset))
-      await expect(item).toContainText(`byte ${fmt(issue.offset)}`)
-    }
-    if (issue.chunk !== undefined) await expect(item).toContainText(`chunk ${fmt(issue.chunk)}`)
-    await expect(item.locator('.issue-message')).toHaveText(issue.message)
-  }
 }
 
 /** Clicks "Save the valid part" and returns the downloaded file's path and bytes. */
