@@ -1,4 +1,4 @@
-import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout } from '../rad/chunk'
+import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout, u32le } from '../rad/chunk'
 import type { RecordLayout } from '../rad/chunk'
 import { ChunkIndexBuilder } from '../rad/chunkIndex'
 import type { ChunkIndex } from '../rad/chunkIndex'
@@ -100,6 +100,10 @@ async function findConvention(source: ByteSource, prelude: Prelude, signal?: Abo
   return detectConvention(await source.read(at, length, signal), at, prelude)
 }
 
+function chunkAt(k: number, pos: number): string {
+  return `chunk ${fmtInt(k)} at byte ${fmtInt(pos)}`
+}
+
 /** Sanity checks on one chunk header before trusting it (§4.1). */
 function checkHeader(
   k: number,
@@ -111,11 +115,10 @@ function checkHeader(
   prelude: Prelude,
   layout: RecordLayout,
 ): void {
-  const where = (): string => `chunk ${fmtInt(k)} at byte ${fmtInt(pos)}`
   if (span < CHUNK_HEADER_BYTES) {
     throw new RadError(
       'BAD_CHUNK_HEADER',
-      `${where()}: nbytes is ${fmtInt(nbytes)}, but a chunk is at least its 8-byte header`,
+      `${chunkAt(k, pos)}: nbytes is ${fmtInt(nbytes)}, but a chunk is at least its 8-byte header`,
       pos,
       k,
     )
@@ -123,7 +126,7 @@ function checkHeader(
   if (span > MAX_CHUNK_BYTES) {
     throw new RadError(
       'BAD_CHUNK_HEADER',
-      `${where()}: nbytes is ${fmtInt(nbytes)}, an absurd size for one chunk (limit ${fmtInt(MAX_CHUNK_BYTES)})`,
+      `${chunkAt(k, pos)}: nbytes is ${fmtInt(nbytes)}, an absurd size for one chunk (limit ${fmtInt(MAX_CHUNK_BYTES)})`,
       pos,
       k,
     )
@@ -131,7 +134,7 @@ function checkHeader(
   if (pos + span > size) {
     throw new RadError(
       'TRUNCATED',
-      `file ends inside ${where()}: it declares nbytes ${fmtInt(nbytes)} (${fmtInt(nrec)} records) but only ${fmtInt(size - pos)} bytes remain`,
+      `file ends inside ${chunkAt(k, pos)}: it declares nbytes ${fmtInt(nbytes)} (${fmtInt(nrec)} records) but only ${fmtInt(size - pos)} bytes remain`,
       pos,
       k,
     )
@@ -139,7 +142,7 @@ function checkHeader(
   if (prelude.codec === 'none' && nrec * layout.minRecordBytes > span - CHUNK_HEADER_BYTES) {
     throw new RadError(
       'BAD_CHUNK_HEADER',
-      `${where()}: nrec is ${fmtInt(nrec)}, but its ${fmtInt(span - CHUNK_HEADER_BYTES)} record bytes can hold at most ${fmtInt(Math.floor((span - CHUNK_HEADER_BYTES) / layout.minRecordBytes))} records`,
+      `${chunkAt(k, pos)}: nrec is ${fmtInt(nrec)}, but its ${fmtInt(span - CHUNK_HEADER_BYTES)} record bytes can hold at most ${fmtInt(Math.floor((span - CHUNK_HEADER_BYTES) / layout.minRecordBytes))} records`,
       pos,
       k,
     )
@@ -265,11 +268,13 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
     if (issue.chunk !== undefined) damagedChunks.push(issue.chunk)
     if (badChunks <= MAX_LISTED_ISSUES) issues.push(issue)
   }
-  const header = async (k: number): Promise<DataView> => {
+  /** Chunk k's 8 header bytes: from the block in hand when it has them (no await), else read. */
+  const header = (k: number): Uint8Array | Promise<Uint8Array> => {
     const hop = !needBytes && builder.count > 0 && (pos - prelude.firstChunkOffset) / builder.count > HOP_THRESHOLD
-    const bytes = hop
-      ? await source.read(pos, CHUNK_HEADER_BYTES, signal)
-      : (reader.peek(pos, CHUNK_HEADER_BYTES) ?? (await reader.get(pos, CHUNK_HEADER_BYTES)))
+    return (!hop && reader.peek(pos, CHUNK_HEADER_BYTES)) || readHeader(k, hop)
+  }
+  const readHeader = async (k: number, hop: boolean): Promise<Uint8Array> => {
+    const bytes = hop ? await source.read(pos, CHUNK_HEADER_BYTES, signal) : await reader.get(pos, CHUNK_HEADER_BYTES)
     throwIfAborted(signal)
     if (bytes.length < CHUNK_HEADER_BYTES) {
       throw new RadError(
@@ -280,7 +285,7 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
         'chunk-header',
       )
     }
-    return new DataView(bytes.buffer, bytes.byteOffset, CHUNK_HEADER_BYTES)
+    return bytes
   }
 
   try {
@@ -296,9 +301,10 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
           'after-chunks',
         )
       }
-      const view = await header(k)
-      const nbytes = view.getUint32(0, true)
-      const nrec = view.getUint32(4, true)
+      const got = header(k)
+      const head = got instanceof Promise ? await got : got
+      const nbytes = u32le(head, 0)
+      const nrec = u32le(head, 4)
       const span = chunkSpan(nbytes, convention)
       checkHeader(k, pos, nbytes, nrec, span, size, prelude, layout)
       let stop: ChunkVerdict = false

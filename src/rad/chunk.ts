@@ -8,6 +8,16 @@ import type { ChunkColumns, ChunkHeader, Column, NbytesConvention, Prelude, TagD
 /** `[nbytes u32][nrec u32]` (RAD-FORMAT.md §4.1). */
 export const CHUNK_HEADER_BYTES = 8
 
+/**
+ * A little-endian u32 at bytes[i] without a DataView: the chunk walk reads two
+ * per chunk, and a million-chunk file made the DataView allocations show.
+ */
+export function u32le(bytes: Uint8Array, i: number): number {
+  return (
+    ((bytes[i] ?? 0) | ((bytes[i + 1] ?? 0) << 8) | ((bytes[i + 2] ?? 0) << 16) | ((bytes[i + 3] ?? 0) << 24)) >>> 0
+  )
+}
+
 /** Bytes a chunk occupies on disk, header included, under a convention (§4.2). */
 export function chunkSpan(nbytes: number, convention: NbytesConvention): number {
   return convention === 'header-inclusive' ? nbytes : nbytes + CHUNK_HEADER_BYTES

@@ -1,4 +1,4 @@
-import { CHUNK_HEADER_BYTES, chunkSpan, decodeRecords, measureRecords, recordLayout } from './chunk'
+import { CHUNK_HEADER_BYTES, chunkSpan, u32le, decodeRecords, measureRecords, recordLayout } from './chunk'
 import type { ChunkPayload, RecordLayout } from './chunk'
 import { decompressChunk } from './codec'
 import { RadError, fmtInt } from './errors'
@@ -13,9 +13,8 @@ export function chunkPayload(
   convention: NbytesConvention,
 ): ChunkPayload {
   if (chunkBytes.length < CHUNK_HEADER_BYTES) throw new Error('internal: chunk bytes shorter than a header')
-  const view = new DataView(chunkBytes.buffer, chunkBytes.byteOffset, CHUNK_HEADER_BYTES)
-  const nbytes = view.getUint32(0, true)
-  const nrec = view.getUint32(4, true)
+  const nbytes = u32le(chunkBytes, 0)
+  const nrec = u32le(chunkBytes, 4)
   const span = chunkSpan(nbytes, convention)
   if (span < CHUNK_HEADER_BYTES || span > chunkBytes.length) {
     throw new RadError(
