@@ -1,8 +1,24 @@
 import react from '@vitejs/plugin-react'
+import type { Plugin } from 'vite'
 import { defineConfig } from 'vitest/config'
 
+/**
+ * index.html carries a strict Content-Security-Policy (no inline script or
+ * style). Vite's dev server injects CSS as inline <style> and React refresh as
+ * an inline script, so `npm run dev` relaxes exactly those two; the
+ * production build (what users and the browser tests load) keeps the strict policy.
+ */
+function devCsp(): Plugin {
+  return {
+    name: 'dev-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) =>
+      html.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+  }
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), devCsp()],
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
   preview: { port: 4317, strictPort: true },

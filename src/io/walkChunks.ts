@@ -20,13 +20,14 @@ export const MAX_CHUNK_BYTES = 1 << 30
 /** Chunk 0 is measured to detect the nbytes convention (§4.2) only up to this size. */
 const MAX_CONVENTION_PROBE = 64 << 20
 /**
- * Streaming reads: 32 MiB blocks, 3 in flight. Measured in this machine's
- * Chromium (bench/): one 16 MiB read at a time gives ~0.45–0.7 GB/s, 16 MiB×4
- * ~0.8–1.2, 64 MiB×2 ~0.9–1.3; 32 MiB×3 matches the latter with less memory
- * per read (96 MiB in flight at most).
+ * Streaming reads: blocks grow to 32 MiB, 2 in flight. Measured in this
+ * machine's Chromium (bench/): one 16 MiB read at a time gives ~0.45–0.7 GB/s,
+ * 16 MiB×4 ~0.8–1.2, 64 MiB×2 ~0.9–1.3. With record checks in the walk the
+ * index runs at ~0.55–0.6 GB/s whichever of these is used, so the smaller
+ * setting wins: 64 MiB in flight keeps the renderer's peak low (issue 4).
  */
 export const DEFAULT_BLOCK = 32 << 20
-const READS_IN_FLIGHT = 3
+const READS_IN_FLIGHT = 2
 /**
  * Above this average chunk size, hop from header to header instead of
  * streaming: a Blob read costs ~0.8 ms, worth ~0.5–0.8 MB of streaming (issue 4).
