@@ -127,6 +127,15 @@ async function decodeScaling(base: string, path: string): Promise<string[]> {
         `| ${String(n)} | ${fmt(recs, f1)} | ${fmt(mbs, (x) => x.toFixed(0))} | ${f2(mbs.median / n / 1000)} | ${f2(mbs.median / one)}× |`,
       )
     }
+    // Where one worker's time goes: decodeChunk alone vs the whole (the rest is the Blob read).
+    const split = await page.evaluate(() => window.radBench.decode(1, true))
+    const decodeShare = split.spent / split.ms
+    rows.push('')
+    rows.push(
+      `One worker, timed apart: decodeChunk ${f2(split.bytes / 1e9 / (split.spent / 1000))} GB/s, ` +
+        `${(decodeShare * 100).toFixed(0)}% of its time; the rest is its own Blob reads ` +
+        `(${f2(split.bytes / 1e9 / ((split.ms - split.spent) / 1000))} GB/s), which run on the worker's thread too.`,
+    )
     return rows
   } finally {
     await browser.close()
@@ -197,7 +206,10 @@ declare global {
     radBench: {
       rawRead(block: number, depth: number): Promise<number>
       index(): Promise<{ ms: number; firstMs: number; summary: { chunks: number; records: number } }>
-      decode(workers: number): Promise<{ ms: number; records: number; bytes: number }>
+      decode(
+        workers: number,
+        countOnly?: boolean,
+      ): Promise<{ ms: number; records: number; bytes: number; spent: number }>
     }
   }
 }
