@@ -271,7 +271,7 @@ ${machine(r.version)}
 
 Raw = the same \`File\` read front to back with \`Blob.slice\` in one worker, at the best setting of
 the grid below (${String(r.grid.best[0] >> 20)} MiB blocks, ${String(r.grid.best[1])} in flight). Index = the app's index worker
-(prelude, first chunks, every chunk header walked). First rows = from the file input's change
+(prelude, first chunks, every chunk walked and every record checked, issue 5). First rows = from the file input's change
 event to the first record row in the DOM, in the app. GB/s are 10^9 bytes per second.
 
 | file | size | chunks | raw GB/s | index GB/s | index/raw | first rows (ms) |
