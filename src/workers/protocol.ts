@@ -21,13 +21,8 @@ export interface OpenedFile {
   sourceSize: number
 }
 
-export interface ScanProgress {
-  bytesScanned: number
-  bytesTotal: number
-  chunks: number
-  records: number
-  elapsedMs: number
-}
+export type { ScanProgress } from '../io/walkChunks'
+import type { ScanProgress } from '../io/walkChunks'
 
 /** Callbacks the index worker calls while it scans (passed as a Comlink.proxy). */
 export interface ScanEvents {
