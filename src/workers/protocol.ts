@@ -5,6 +5,7 @@
  * arrays, transferred) come out. No class instance crosses except RadError,
  * which comlinkErrors.ts rebuilds on the other side.
  */
+import type { ScanProgress } from '../io/walkChunks'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import type { RadErrorData } from '../rad/errors'
 import type { IntegrityIssue, IntegrityStatus } from '../rad/integrity'
@@ -21,8 +22,7 @@ export interface OpenedFile {
   sourceSize: number
 }
 
-export type { ScanProgress } from '../io/walkChunks'
-import type { ScanProgress } from '../io/walkChunks'
+export type { ScanProgress }
 
 /** Callbacks the index worker calls while it scans (passed as a Comlink.proxy). */
 export interface ScanEvents {
