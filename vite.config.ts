@@ -13,7 +13,9 @@ function devCsp(): Plugin {
     name: 'dev-csp',
     apply: 'serve',
     transformIndexHtml: (html) =>
-      html.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+      html
+        .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+        .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
   }
 }
 
