@@ -5,6 +5,7 @@
  * arrays, transferred) come out. No class instance crosses except RadError,
  * which comlinkErrors.ts rebuilds on the other side.
  */
+import type { SalvagePlan } from '../io/salvage'
 import type { ScanProgress } from '../io/walkChunks'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import type { RadErrorData } from '../rad/errors'
@@ -39,17 +40,7 @@ export interface ScanEvents {
  * the page writes `head` followed by `file.slice(start, end)` for each range,
  * so it builds the download without reading a byte of the file.
  */
-export interface SalvageOffer {
-  /** Prelude and file-tag values with num_chunks set to keptChunks (transferred). */
-  head: Uint8Array
-  /** [start, end) byte ranges of the intact chunks in the file. */
-  ranges: [number, number][]
-  keptChunks: number
-  keptRecords: number
-  droppedChunks: number[]
-  /** Size of the salvaged file. */
-  bytes: number
-}
+export type SalvageOffer = SalvagePlan
 
 export interface ScanSummary {
   /** False when the prelude could not be read (not RAD, empty, cut in the header…). */
