@@ -1,3 +1,4 @@
+import { lastAtMost } from '../rad/chunkIndex'
 import { RadError, fmtInt } from '../rad/errors'
 import { SNAPPY_FRAME_HEADER, decodeFrame, frameDataLength, frameHasData, readFrameHeader } from '../rad/snappy'
 import type { ByteSource } from './byteSource'
@@ -77,14 +78,7 @@ export class SnappyFramedSource implements ByteSource {
   }
 
   private frameFor(offset: number): number {
-    let lo = 0
-    let hi = this.frameOffset.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1
-      if ((this.dataOffset[mid] ?? 0) <= offset) lo = mid
-      else hi = mid - 1
-    }
-    return lo
+    return lastAtMost(this.frameOffset.length, (i) => this.dataOffset[i] ?? 0, offset)
   }
 
   private async frameData(i: number, signal?: AbortSignal): Promise<Uint8Array> {

@@ -87,16 +87,26 @@ export function concatChunkIndex(base: ChunkIndex, more: ChunkIndex): ChunkIndex
   }
 }
 
-/** The chunk holding global record `record` (binary search), or -1. */
-export function chunkForRecord(index: ChunkIndex, record: number): number {
+/**
+ * The last index i in [0, count) whose key(i) ≤ value, for keys that never
+ * decrease; 0 when none is (callers check). The one binary search of the
+ * project: chunk by record, index slice by chunk, Snappy frame by offset.
+ */
+export function lastAtMost(count: number, key: (i: number) => number, value: number): number {
   let lo = 0
-  let hi = index.count - 1
-  if (hi < 0 || record < 0) return -1
+  let hi = count - 1
   while (lo < hi) {
     const mid = (lo + hi + 1) >>> 1
-    if ((index.firstRecord[mid] ?? 0) <= record) lo = mid
+    if (key(mid) <= value) lo = mid
     else hi = mid - 1
   }
-  const last = (index.firstRecord[lo] ?? 0) + (index.nrec[lo] ?? 0)
-  return record < last ? lo : -1
+  return lo
+}
+
+/** The chunk holding global record `record`, or -1. */
+export function chunkForRecord(index: ChunkIndex, record: number): number {
+  if (index.count === 0 || record < 0) return -1
+  const k = lastAtMost(index.count, (i) => index.firstRecord[i] ?? 0, record)
+  const last = (index.firstRecord[k] ?? 0) + (index.nrec[k] ?? 0)
+  return record < last ? k : -1
 }

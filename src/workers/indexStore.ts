@@ -1,4 +1,4 @@
-import { chunkForRecord } from '../rad/chunkIndex'
+import { chunkForRecord, lastAtMost } from '../rad/chunkIndex'
 import type { ChunkIndex } from '../rad/chunkIndex'
 
 /**
@@ -23,14 +23,7 @@ export class IndexStore {
   }
 
   private sliceOf(chunk: number): number {
-    let lo = 0
-    let hi = this.starts.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1
-      if ((this.starts[mid] ?? 0) <= chunk) lo = mid
-      else hi = mid - 1
-    }
-    return lo
+    return lastAtMost(this.starts.length, (i) => this.starts[i] ?? 0, chunk)
   }
 
   private at(chunk: number): [ChunkIndex, number] | undefined {
@@ -63,13 +56,7 @@ export class IndexStore {
   /** The chunk holding global record `record`, or -1. */
   chunkOf(record: number): number {
     if (record < 0 || record >= this.records) return -1
-    let lo = 0
-    let hi = this.slices.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1
-      if ((this.slices[mid]?.firstRecord[0] ?? 0) <= record) lo = mid
-      else hi = mid - 1
-    }
+    const lo = lastAtMost(this.slices.length, (i) => this.slices[i]?.firstRecord[0] ?? 0, record)
     const slice = this.slices[lo]
     if (!slice) return -1
     const k = chunkForRecord(slice, record)
