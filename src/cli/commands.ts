@@ -104,14 +104,18 @@ function dumpChunk(cols: ChunkColumns, prelude: Prelude, out: Output): void {
       read[tag.name] = rowJson(cols.readColumns[t] as Column, r)
     })
     const alns: Record<string, unknown>[] = []
-    for (let k = cols.alnStart[r] ?? 0; k < (cols.alnStart[r + 1] ?? 0); k++) {
+    const naln = (cols.alnStart[r + 1] ?? 0) - (cols.alnStart[r] ?? 0)
+    // With no alignment tags an alignment has nothing to show, and its count is
+    // bounded by no bytes (a corrupt naln of 2^32−1 would mean 4 billion `{}`).
+    const shown = prelude.alnTags.length > 0 ? naln : 0
+    for (let k = cols.alnStart[r] ?? 0; k < (cols.alnStart[r] ?? 0) + shown; k++) {
       const aln: Record<string, unknown> = {}
       prelude.alnTags.forEach((tag, t) => {
         aln[tag.name] = rowJson(cols.alnColumns[t] as Column, k)
       })
       alns.push(aln)
     }
-    out.write(`${JSON.stringify({ chunk: cols.chunk, rec: r, naln: alns.length, read, alns })}\n`)
+    out.write(`${JSON.stringify({ chunk: cols.chunk, rec: r, naln, read, alns })}\n`)
   }
 }
 

@@ -21,7 +21,10 @@ export function viewLines(cols: ChunkColumns, firstRecord: number, prelude: Prel
     if (rec.mappingType !== undefined) readFields.push(`MT:${String(rec.mappingType)}`)
     for (const [name, text] of rec.other) readFields.push(`${name}:${text}`)
     const start = cols.alnStart[r] ?? 0
-    for (let a = 0; a < rec.naln; a++) {
+    // With no alignment tags there is nothing per alignment to show: one line per record
+    // (a corrupt naln of 2^32−1 must not become 4 billion lines).
+    const shown = prelude.alnTags.length > 0 ? rec.naln : Math.min(rec.naln, 1)
+    for (let a = 0; a < shown; a++) {
       const aln = alignmentView(cols, start + a, prelude, sem, rec.mappingType)
       const fields = [`ID:${String(firstRecord + r)}`, `HI:${String(a + 1)}`, `NH:${String(rec.naln)}`, ...readFields]
       if (sem.orientation?.encoding === 'bit31') fields.push(`DIR:${String(aln.dir)}`)
