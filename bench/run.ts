@@ -15,6 +15,14 @@ import { generateInputs } from './generate'
 
 const ROOT = join(import.meta.dirname, '..')
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+/**
+ * BENCH_ONLY=index,decode,memory,scroll,cli runs only those parts (the raw
+ * read grid runs with `index`) and prints them without touching results.md; BENCH_FILES
+ * picks the files of the index part by substring (e.g. `collated-1m`).
+ */
+const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean)
+const FILES = process.env.BENCH_FILES?.split(',').filter(Boolean)
+const wanted = (part: string): boolean => ONLY === undefined || ONLY.includes(part)
 const PORT = 4319
 const GB = 1e9
 
@@ -142,12 +150,8 @@ async function decodeScaling(base: string, path: string): Promise<string[]> {
   }
 }
 
-/** Renderer peak while the app indexes the 5 GiB file, above the idle app; and scrolling on the 1 GiB file. */
-async function appMemoryAndScroll(
-  base: string,
-  big: string,
-  oneGiB: string,
-): Promise<{ idle: number; peak: number; frames: Stat[] }> {
+/** Renderer peak (bytes) while the app indexes the 5 GiB file, and the idle app's. */
+async function appMemory(base: string, big: string): Promise<{ idle: number; peak: number }> {
   const browser = await launch()
   try {
     const page = await browser.newPage()
@@ -158,12 +162,21 @@ async function appMemoryAndScroll(
       await openInApp(page, big)
       await waitIndexed(page)
     })
-    await page.close()
+    return { idle, peak }
+  } finally {
+    await browser.close()
+  }
+}
+
+/** Frame times (p50 as min, p95 as median, max) while scrolling right after opening `path`. */
+async function appScroll(base: string, path: string): Promise<Stat[]> {
+  const browser = await launch()
+  try {
     const frames: Stat[] = []
     for (let i = 0; i < RUNS; i++) {
       const app = await browser.newPage()
       await app.goto(`${base}/`)
-      await openInApp(app, oneGiB)
+      await openInApp(app, path)
       const f = await scrollFrames(app, 3000, 900)
       const s = [...f].sort((a, b) => a - b)
       frames.push({
@@ -173,7 +186,7 @@ async function appMemoryAndScroll(
       })
       await app.close()
     }
-    return { idle, peak, frames }
+    return frames
   } finally {
     await browser.close()
   }
@@ -227,19 +240,25 @@ async function main(): Promise<void> {
     const version = probe.version()
     const page = await harness(probe, base, inputs.salmon1g)
     log('raw read grid on the 1 GiB file…')
-    const grid = await rawGrid(page, statSync(inputs.salmon1g).size)
+    const grid = wanted('index')
+      ? await rawGrid(page, statSync(inputs.salmon1g).size)
+      : { rows: [], best: [64 << 20, 4] as [number, number] }
     await probe.close()
     const files: FileResult[] = []
     for (const path of [inputs.salmon1g, inputs.salmon5g, inputs.collated, inputs.collatedZstd]) {
+      if (!wanted('index') || (FILES && !FILES.some((f) => basename(path).includes(f)))) continue
       log(`index and first rows: ${basename(path)}…`)
       files.push(await measureFile(base, path, grid.best))
     }
     log('decode scaling…')
-    const decode = await decodeScaling(base, inputs.salmon1g)
-    log('memory while indexing 5 GiB, and scrolling…')
-    const app = await appMemoryAndScroll(base, inputs.salmon5g, inputs.salmon1g)
+    const decode = wanted('decode') ? await decodeScaling(base, inputs.salmon1g) : []
+    log('memory while indexing 5 GiB…')
+    const memory = wanted('memory') ? await appMemory(base, inputs.salmon5g) : { idle: NaN, peak: NaN }
+    log('scrolling…')
+    const frames = wanted('scroll') ? await appScroll(base, inputs.salmon1g) : []
     log('CLI validate…')
-    const cli = cliValidate(inputs.salmon1g)
+    const cli = wanted('cli') ? cliValidate(inputs.salmon1g) : stat([])
+    const app = { ...memory, frames }
     writeResults({ version, grid, files, decode, app, cli, source: inputs.salmonSourceKind })
   } finally {
     server.close()
@@ -302,7 +321,7 @@ ${fmt(r.cli)} GB/s.
 |---:|---:|---:|
 ${r.grid.rows.join('\n')}
 `
-  writeFileSync(join(import.meta.dirname, 'results.md'), text)
+  if (ONLY === undefined) writeFileSync(join(import.meta.dirname, 'results.md'), text)
   process.stdout.write(text)
 }
 
