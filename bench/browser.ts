@@ -21,12 +21,12 @@ const MIME: Record<string, string> = {
   '.svg': 'image/svg+xml',
 }
 
-/** Serves dist/ at / and bench/dist/ at /bench/. */
-export function serve(port: number): Promise<Server> {
+/** Serves dist/ at / and bench/dist/ (or `benchDir`) at /bench/. */
+export function serve(port: number, benchDir = 'bench/dist'): Promise<Server> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
     const [base, rel] = url.pathname.startsWith('/bench/')
-      ? ['bench/dist', url.pathname.slice(7)]
+      ? [benchDir, url.pathname.slice(7)]
       : ['dist', url.pathname.slice(1)]
     let path = normalize(join(ROOT, base, rel || 'index.html'))
     if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html')

@@ -11,7 +11,7 @@ import type { ChunkIndex } from '../../src/rad/chunkIndex'
 import type { NbytesConvention } from '../../src/rad/types'
 
 interface RawApi {
-  readAll(file: Blob, block: number, depth: number): Promise<number>
+  readAll(file: Blob, block: number, depth: number, passes: number): Promise<number>
 }
 
 interface Indexed {
@@ -31,10 +31,10 @@ function file(): File {
   return f
 }
 
-async function rawRead(block: number, depth: number): Promise<number> {
+async function rawRead(block: number, depth: number, passes = 0): Promise<number> {
   const worker = new Worker(new URL('./raw.worker.ts', import.meta.url), { type: 'module' })
   try {
-    return await wrap<RawApi>(worker).readAll(file(), block, depth)
+    return await wrap<RawApi>(worker).readAll(file(), block, depth, passes)
   } finally {
     worker.terminate()
   }
@@ -90,16 +90,26 @@ async function index(): Promise<{ ms: number; firstMs: number; summary: ScanSumm
 }
 
 /** Decodes every indexed chunk with `n` of the app's decode workers; batches of ~8 MiB. */
+interface DecodeOptions {
+  batch?: number
+  depth?: number
+  kind?: string
+}
+
 async function decode(
   n: number,
   countOnly = false,
+  opts: DecodeOptions = {},
 ): Promise<{ ms: number; records: number; bytes: number; spent: number }> {
   const got = last
   if (!got) throw new Error('index() first')
+  const kind = opts.kind ?? (countOnly ? 'count' : 'app')
   const make = (): Worker =>
-    countOnly
+    kind === 'count'
       ? new Worker(new URL('./decodeOnly.worker.ts', import.meta.url), { type: 'module' })
-      : new Worker(new URL('../../src/workers/decode.worker.ts', import.meta.url), { type: 'module' })
+      : kind === 'exp'
+        ? new Worker(new URL('./_exp.worker.ts', import.meta.url), { type: 'module' })
+        : new Worker(new URL('../../src/workers/decode.worker.ts', import.meta.url), { type: 'module' })
   const workers = Array.from({ length: n }, make)
   const apis = workers.map((w) => wrap<DecodeApi>(w))
   try {
@@ -114,7 +124,7 @@ async function decode(
     for (let k = 0; k < got.offset.length; k++) {
       batch.push({ chunk: k, offset: got.offset[k] ?? 0, nbytes: got.nbytes[k] ?? 0 })
       batchBytes += got.nbytes[k] ?? 0
-      if (batchBytes >= 8 << 20) {
+      if (batchBytes >= (opts.batch ?? 8) << 20) {
         batches.push(batch)
         batch = []
         batchBytes = 0
@@ -127,7 +137,7 @@ async function decode(
     const started = performance.now()
     // Two calls in flight per worker: the next batch's Blob read overlaps this batch's decoding.
     await Promise.all(
-      [...apis, ...apis].map(async (api) => {
+      Array.from({ length: (opts.depth ?? 2) * n }, (_, i) => apis[i % n]!).map(async (api) => {
         for (;;) {
           const mine = batches[next++]
           if (!mine) return
@@ -151,4 +161,27 @@ async function decode(
   }
 }
 
-Object.assign(window, { radBench: { rawRead, index, decode, ready: true } })
+/** Scratch: decodeChunk alone in a worker over the first `mb` MiB of chunks. */
+async function micro(mb: number, iters: number): Promise<{ bytes: number; times: number[] }> {
+  const got = last
+  if (!got) throw new Error('index() first')
+  const worker = new Worker(new URL('./_exp.worker.ts', import.meta.url), { type: 'module' })
+  const api = wrap<{
+    open(f: Blob, p: unknown): Promise<void>
+    micro(b: unknown, c: NbytesConvention, i: number): Promise<{ bytes: number; times: number[]; kern?: unknown }>
+  }>(worker)
+  try {
+    await api.open(file(), got.opened.prelude)
+    const batch = []
+    let bytes = 0
+    for (let k = 0; k < got.offset.length && bytes < mb << 20; k++) {
+      batch.push({ chunk: k, offset: got.offset[k] ?? 0, nbytes: got.nbytes[k] ?? 0 })
+      bytes += got.nbytes[k] ?? 0
+    }
+    return await api.micro(batch, got.convention, iters)
+  } finally {
+    worker.terminate()
+  }
+}
+
+Object.assign(window, { radBench: { rawRead, index, decode, micro, ready: true } })

@@ -1,7 +1,15 @@
 // The browser's own limit: read a File front to back with Blob.slice, `depth` reads in flight.
 import { expose } from 'comlink'
 
-async function readAll(file: Blob, block: number, depth: number): Promise<number> {
+/** CPU work on the reading thread, for probing how reads and work share it: `passes` OR passes over the words. */
+function work(buffer: ArrayBuffer, passes: number): number {
+  const words = new Uint32Array(buffer, 0, buffer.byteLength >>> 2)
+  let x = 0
+  for (let p = 0; p < passes; p++) for (let i = 0; i < words.length; i++) x |= 1000 - ((words[i] ?? 0) & 0x3fffffff)
+  return x
+}
+
+async function readAll(file: Blob, block: number, depth: number, passes = 0): Promise<number> {
   const started = performance.now()
   let next = 0
   let bytes = 0
@@ -16,6 +24,7 @@ async function readAll(file: Blob, block: number, depth: number): Promise<number
     const buffer = await (inFlight.shift() as Promise<ArrayBuffer>)
     bytes += buffer.byteLength
     issue()
+    if (passes > 0) work(buffer, passes)
   }
   if (bytes !== file.size) throw new Error(`read ${String(bytes)} of ${String(file.size)} bytes`)
   return performance.now() - started

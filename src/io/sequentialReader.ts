@@ -10,6 +10,17 @@ interface Window {
   bytes: Promise<Uint8Array>
   /** The bytes once the read has finished (lets `peek` answer without awaiting). */
   done?: Uint8Array
+  /** `done` handed out by `block`, made once on first use. */
+  arrived?: ArrivedBlock
+}
+
+/** A block that has arrived, as `SequentialReader.block` hands it out (nothing copied). */
+export interface ArrivedBlock {
+  /** Source offset of bytes[0]. */
+  readonly start: number
+  readonly bytes: Uint8Array
+  /** The same bytes as little-endian u32 words (word i = bytes 4i..4i+3), or undefined when unaligned. */
+  readonly words: Uint32Array | undefined
 }
 
 /**
@@ -67,6 +78,24 @@ export class SequentialReader {
     const bytes = first?.done
     if (!first || !bytes || at < first.start || at + length > first.start + bytes.length) return undefined
     return bytes.subarray(at - first.start, at + length - first.start)
+  }
+
+  /**
+   * Like `peek`, without making a view: the first window, when it has arrived
+   * and holds [at, at+length), for walks that index it themselves (a million
+   * tiny chunks must not cost a million views).
+   */
+  block(at: number, length: number): ArrivedBlock | undefined {
+    const first = this.windows[0]
+    const bytes = first?.done
+    if (!first || !bytes || at < first.start || at + length > first.start + bytes.length) return undefined
+    first.arrived ??= {
+      start: first.start,
+      bytes,
+      words:
+        bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2) : undefined,
+    }
+    return first.arrived
   }
 
   /** Bytes [at, at+length), clipped at the end of the source. `at` never goes back. */

@@ -9,11 +9,12 @@ import { isChunkLocal, issueFromError } from '../rad/integrity'
 import type { IntegrityIssue } from '../rad/integrity'
 import { RAD_MAGIC } from '../rad/prelude'
 import type { NbytesConvention, Prelude } from '../rad/types'
-import { checkChunk } from '../rad/valueChecks'
+import { checkChunk, scanWords, wordScanOk } from '../rad/valueChecks'
 import type { CheckPlan } from '../rad/valueChecks'
 import type { ByteSource } from './byteSource'
 import { throwIfAborted } from './byteSource'
 import { SequentialReader } from './sequentialReader'
+import type { ArrivedBlock } from './sequentialReader'
 
 /** Largest chunk we accept; salmon's are ~100 KB, collated ones a few MB. */
 export const MAX_CHUNK_BYTES = 1 << 30
@@ -212,6 +213,61 @@ function fileIssues(prelude: Prelude, convention: NbytesConvention): IntegrityIs
   return issues
 }
 
+/** Where walkCleanRun stopped: the next chunk's number and offset, and the alignments counted so far. */
+interface CleanRun {
+  k: number
+  pos: number
+  alignments: number
+}
+
+/** Chunks walked per walkCleanRun call at most, so progress and index slices keep flowing. */
+const CLEAN_RUN_MAX = 4096
+
+/**
+ * The walk's hot path (issue 4: a collated file has a million chunks of ~60
+ * bytes). Walks, from `run`, the chunks that lie whole and 4-byte aligned in
+ * `block` with a sane header (§4.1) and records that pass the word scan of
+ * valueChecks, allocating nothing per chunk. It stops before the first chunk
+ * that is not so — straddling the block, suspect, damaged, or past `kEnd` —
+ * and leaves it to the careful path, which reads it again and explains.
+ * `headerExtra` is 8 for payload-only nbytes (§4.2), else 0.
+ */
+function walkCleanRun(
+  run: CleanRun,
+  block: ArrivedBlock,
+  words: Uint32Array,
+  kEnd: number,
+  sizes: { file: number; headerExtra: number; minRecordBytes: number },
+  plan: CheckPlan | undefined,
+  builder: ChunkIndexBuilder,
+): void {
+  const { file, headerExtra, minRecordBytes } = sizes
+  const start = block.start
+  const length = block.bytes.length
+  let { k, pos, alignments } = run
+  for (let n = 0; n < CLEAN_RUN_MAX && k < kEnd; n++) {
+    const rel = pos - start
+    if ((rel & 3) !== 0 || rel + CHUNK_HEADER_BYTES > length) break
+    const w = rel >>> 2
+    const nbytes = words[w]!
+    const nrec = words[w + 1]!
+    const span = nbytes + headerExtra
+    if (span < CHUNK_HEADER_BYTES || span > MAX_CHUNK_BYTES || (span & 3) !== 0) break
+    if (rel + span > length || pos + span > file || nrec * minRecordBytes > span - CHUNK_HEADER_BYTES) break
+    if (plan) {
+      const found = scanWords(words, w + 2, w + span / 4, nrec, plan)
+      if (found < 0) break
+      alignments += found
+    }
+    builder.push(pos, nbytes, nrec)
+    pos += span
+    k++
+  }
+  run.k = k
+  run.pos = pos
+  run.alignments = alignments
+}
+
 /** At most this many chunk-level issues are listed; later ones are only counted. */
 const MAX_LISTED_ISSUES = 1000
 
@@ -269,13 +325,12 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
     if (issue.chunk !== undefined) damagedChunks.push(issue.chunk)
     if (badChunks <= MAX_LISTED_ISSUES) issues.push(issue)
   }
-  /** Chunk k's 8 header bytes: from the block in hand when it has them (no await), else read. */
-  const header = (k: number): Uint8Array | Promise<Uint8Array> => {
-    const hop = !needBytes && builder.count > 0 && (pos - prelude.firstChunkOffset) / builder.count > HOP_THRESHOLD
-    return (!hop && reader.peek(pos, CHUNK_HEADER_BYTES)) || readHeader(k, hop)
-  }
-  const readHeader = async (k: number, hop: boolean): Promise<Uint8Array> => {
-    const bytes = hop ? await source.read(pos, CHUNK_HEADER_BYTES, signal) : await reader.get(pos, CHUNK_HEADER_BYTES)
+  /** Large chunks: read each header alone instead of streaming (unless every byte is needed). */
+  const hop = (): boolean =>
+    !needBytes && builder.count > 0 && (pos - prelude.firstChunkOffset) / builder.count > HOP_THRESHOLD
+  /** Chunk k's 8 header bytes when they are not in the block in hand. */
+  const readHeader = async (k: number): Promise<Uint8Array> => {
+    const bytes = hop() ? await source.read(pos, CHUNK_HEADER_BYTES, signal) : await reader.get(pos, CHUNK_HEADER_BYTES)
     throwIfAborted(signal)
     if (bytes.length < CHUNK_HEADER_BYTES) {
       throw new RadError(
@@ -288,9 +343,27 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
     }
     return bytes
   }
+  // The hot path needs plain records it can scan as words, and nobody asking for each chunk's bytes.
+  const cleanRuns = prelude.codec === 'none' && wordScanOk && !onChunk && (!check || check.words !== undefined)
+  const run: CleanRun = { k: 0, pos, alignments: 0 }
+  const sizes = { file: size, headerExtra: chunkSpan(0, convention), minRecordBytes: layout.minRecordBytes }
+  const kEnd = prelude.numChunks === 0 ? Infinity : prelude.numChunks
+  let k = 0
 
   try {
-    for (let k = 0; prelude.numChunks === 0 || k < prelude.numChunks; k++) {
+    for (; k < kEnd; k++) {
+      const block = hop() ? undefined : reader.block(pos, CHUNK_HEADER_BYTES)
+      if (cleanRuns && block?.words) {
+        Object.assign(run, { k, pos, alignments })
+        walkCleanRun(run, block, block.words, kEnd, sizes, check, builder)
+        if (run.k > k) {
+          pos = run.pos
+          alignments = run.alignments
+          k = run.k - 1 // the loop's k++ brings it to the next chunk
+          flush(false)
+          continue
+        }
+      }
       if (pos === size && prelude.numChunks === 0) break
       if (pos === size) {
         throw new RadError(
@@ -302,15 +375,17 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
           'after-chunks',
         )
       }
-      const got = header(k)
-      const head = got instanceof Promise ? await got : got
-      const nbytes = u32le(head, 0)
-      const nrec = u32le(head, 4)
+      // The careful path, one chunk: from the block in hand when it holds the chunk, else read.
+      const head = block ? block.bytes : await readHeader(k)
+      const at = block ? pos - block.start : 0
+      const nbytes = u32le(head, at)
+      const nrec = u32le(head, at + 4)
       const span = chunkSpan(nbytes, convention)
       checkHeader(k, pos, nbytes, nrec, span, size, prelude, layout)
       let stop: ChunkVerdict = false
       if (needBytes) {
-        const bytes = reader.peek(pos, span) ?? (await reader.get(pos, span))
+        const bytes =
+          block && at + span <= block.bytes.length ? block.bytes.subarray(at, at + span) : await reader.get(pos, span)
         try {
           if (check) alignments += checkChunk(chunkPayload(bytes, pos, k, prelude.codec, convention), layout, check)
           const verdict = onChunk?.(bytes, pos, k, convention)

@@ -9,6 +9,8 @@ import { buildRad, tag } from '../helpers/radWriter'
 import type { ChunkSpec, RadSpec } from '../helpers/radWriter'
 import { flatRecords, readRad } from '../helpers/read'
 import { SC_READS, atacPiscemCpp, salmonScRna } from '../helpers/assays'
+import { inferSemantics } from '../../src/rad/semantics'
+import { makeCheckPlan } from '../../src/rad/valueChecks'
 
 async function open(bytes: Uint8Array): Promise<Awaited<ReturnType<typeof openRad>>> {
   return openRad(new BytesSource(bytes))
@@ -46,6 +48,29 @@ describe('chunk index', () => {
       expect(scan.convention).toBe('header-inclusive')
       expect(scan.warnings).toEqual([])
     })
+  }
+
+  // The hot path (walkCleanRun) stops before a damaged chunk and the careful path reports it,
+  // wherever the blocks are cut and under both nbytes conventions (§4.2).
+  for (const nbytes of ['header-inclusive', 'payload-only'] as const) {
+    for (const blockSize of [8, 100, 4096, 16 << 20]) {
+      it(`checks every record and reports a damaged chunk alike (${nbytes}, block size ${blockSize})`, async () => {
+        const spec = numbered(40, 3)
+        const sc: RadSpec = { ...spec, alnTags: [tag('compressed_ori_refid', 'u32')], nbytes }
+        sc.chunks![17]!.records![1] = { read: [7], alns: [[1], [99]] } // reference 99 of 7
+        const { bytes, layout } = buildRad(sc)
+        const { source, prelude } = await open(bytes)
+        const check = makeCheckPlan(prelude, inferSemantics(prelude))
+        const scan = await walkChunks(source, prelude, { blockSize, check })
+        expect(scan.error).toBeUndefined()
+        expect(scan.convention).toBe(nbytes)
+        expect(Array.from(scan.index.offset)).toEqual(layout.chunks.map((c) => c.offset))
+        expect(scan.damagedChunks).toEqual([17])
+        expect(scan.alignments).toBe(117)
+        const bad = scan.issues.filter((i) => i.severity === 'error')
+        expect(bad.map((i) => [i.chunk, i.message.match(/record \d+/)?.[0]])).toEqual([[17, 'record 1']])
+      })
+    }
   }
 
   it('finds the chunk of any record, through empty chunks', async () => {

@@ -75,6 +75,29 @@ describe('u32 word fast paths agree with the DataView paths', () => {
     expect(messages[1]).toBe(messages[0])
   })
 
+  it('a bad reference id is caught at every alignment slot, first records to last (branch-free and looped)', () => {
+    const clean = chunkAt(1, 0)
+    const words = new Uint32Array(clean.bytes.buffer, clean.bytes.byteOffset + 8, (clean.bytes.length - 8) / 4)
+    const slots: number[] = []
+    const nalns = new Set<number>()
+    for (let w = 0, r = 0; w < words.length; r++) {
+      const naln = words[w] ?? 0
+      nalns.add(naln)
+      for (let a = 0; a < naln; a++) slots.push(w + 3 + a)
+      w += 3 + naln
+    }
+    // Records with 1, 2, 3 and more alignments all occur in this chunk.
+    expect([1, 2, 3, 4].every((n) => nalns.has(n))).toBe(true)
+    const picked = [...slots.slice(0, 60), ...slots.slice(-12)]
+    for (const slot of picked) {
+      const c = chunkAt(1, 0)
+      new DataView(c.bytes.buffer, c.bytes.byteOffset).setUint32(8 + 4 * slot, prelude.refCount, true)
+      expect(() => checkChunk(chunkPayload(c.bytes, c.offset, 1, 'none', 'header-inclusive'), layout, plan)).toThrow(
+        /names reference 244/,
+      )
+    }
+  })
+
   it('a UMI wider than ulen is caught by the fast scan too', () => {
     const c = chunkAt(2, 0)
     new DataView(c.bytes.buffer, c.bytes.byteOffset).setUint32(8 + 8, 1 << 24, true)
