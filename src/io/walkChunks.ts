@@ -284,7 +284,7 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
   const convention = await findConvention(source, prelude, signal)
   const issues = fileIssues(prelude, convention)
   const layout = recordLayout(prelude)
-  const builder = new ChunkIndexBuilder()
+  const builder = new ChunkIndexBuilder(prelude.numChunks)
   const size = source.size
   const interval = opts.progressIntervalMs ?? 100
   const needBytes = onChunk !== undefined || check !== undefined
@@ -421,7 +421,7 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
   }
   flush(true)
   return {
-    index: builder.snapshot(),
+    index: builder.finish(),
     records: builder.records,
     alignments: check ? alignments : undefined,
     convention,

@@ -14,13 +14,29 @@ export interface ChunkIndex {
   firstRecord: Float64Array
 }
 
+/** Entries a builder reserves up front at most, whatever the header claims (24 MiB). */
+const MAX_RESERVED = 1 << 20
+
 export class ChunkIndexBuilder {
-  private offset = new Float64Array(1024)
-  private nbytes = new Uint32Array(1024)
-  private nrec = new Uint32Array(1024)
-  private firstRecord = new Float64Array(1024)
+  private offset: Float64Array
+  private nbytes: Uint32Array
+  private nrec: Uint32Array
+  private firstRecord: Float64Array
   count = 0
   records = 0
+
+  /**
+   * `expected`: how many chunks the file says it has (num_chunks, §1.4), so a
+   * million-chunk index is not regrown twenty times; capped, since a corrupt
+   * header may claim anything.
+   */
+  constructor(expected = 0) {
+    const size = Math.max(1024, Math.min(Math.floor(expected), MAX_RESERVED))
+    this.offset = new Float64Array(size)
+    this.nbytes = new Uint32Array(size)
+    this.nrec = new Uint32Array(size)
+    this.firstRecord = new Float64Array(size)
+  }
 
   push(offset: number, nbytes: number, nrec: number): void {
     if (this.count === this.offset.length) this.grow()
@@ -46,6 +62,18 @@ export class ChunkIndexBuilder {
     this.nbytes = nbytes
     this.nrec = nrec
     this.firstRecord = firstRecord
+  }
+
+  /** The whole index without copying when the reserve was exact (the builder is done with). */
+  finish(): ChunkIndex {
+    if (this.count !== this.offset.length) return this.snapshot()
+    return {
+      count: this.count,
+      offset: this.offset,
+      nbytes: this.nbytes,
+      nrec: this.nrec,
+      firstRecord: this.firstRecord,
+    }
   }
 
   /** Exact-size copies of the first `from..count` entries (fresh buffers, safe to transfer). */

@@ -29,6 +29,15 @@ export interface CheckPlan {
         high0: number
         word1: number
         high1: number
+        /**
+         * One u32 per alignment and a reference test that fits int32
+         * arithmetic (mask ≤ 2^31 − 1, 0 < ref_count ≤ 2^31): scanned by
+         * scanOneWordAlignments with refMask and refLimit = ref_count − 1
+         * (refMask 0 when there is no reference tag).
+         */
+        oneWord: boolean
+        refMask: number
+        refLimit: number
       }
     | undefined
 }
@@ -38,6 +47,7 @@ function wordLayout(
   layout: RecordLayout,
   sequences: CheckPlan['sequences'],
   ref: CheckPlan['reference'],
+  refCount: number,
 ): CheckPlan['words'] {
   const head = 4 + layout.readStride
   const stride = layout.alnStride
@@ -61,6 +71,9 @@ function wordLayout(
     high0: highBits(s0),
     word1: s1 ? 1 + s1.delta / 4 : 0,
     high1: highBits(s1),
+    oneWord: stride === 4 && refCount > 0 && refCount <= 0x80000000 && (!ref || ref.mask <= 0x7fffffff),
+    refMask: ref ? ref.mask : 0,
+    refLimit: refCount - 1,
   }
 }
 
@@ -95,7 +108,7 @@ export function makeCheckPlan(prelude: Prelude, sem: Semantics): CheckPlan {
     refCount: prelude.refCount,
     sequences,
     reference,
-    words: wordLayout(recordLayout(prelude), sequences, reference),
+    words: wordLayout(recordLayout(prelude), sequences, reference, prelude.refCount),
   }
 }
 
@@ -162,13 +175,9 @@ function payloadWords(p: ChunkPayload): Uint32Array | undefined {
 export function scanWords(words: Uint32Array, from: number, to: number, nrec: number, plan: CheckPlan): number {
   const layout = plan.words
   if (!layout) return -1
-  const ref = plan.reference
-  // Sign-bit test, all int32: limit − id < 0 exactly when id ≥ ref_count (ids and limit < 2^31).
-  const signTest = ref !== undefined && ref.mask <= 0x7fffffff && plan.refCount > 0 && plan.refCount <= 0x80000000
-  if (layout.strideWords === 1 && (signTest || !ref)) {
-    return scanOneWordAlignments(words, from, to, nrec, layout, ref ? ref.mask : 0, plan.refCount - 1)
-  }
-  return scanAnyStride(words, from, to, nrec, plan)
+  return layout.oneWord
+    ? scanOneWordAlignments(words, from, to, nrec, layout)
+    : scanAnyStride(words, from, to, nrec, plan)
 }
 
 /**
@@ -185,10 +194,9 @@ function scanOneWordAlignments(
   to: number,
   nrec: number,
   layout: NonNullable<CheckPlan['words']>,
-  mask: number,
-  limit: number,
 ): number {
-  const { headWords, word0, word1 } = layout
+  // Sign-bit test, all int32: limit − id < 0 exactly when id ≥ ref_count.
+  const { headWords, word0, word1, refMask: mask, refLimit: limit } = layout
   const high0 = layout.high0 | 0
   const high1 = layout.high1 | 0
   let w = from

@@ -49,3 +49,17 @@ describe('chunkForRecord', () => {
     expect(chunkForRecord(index, 3 * 0xffffffff)).toBe(-1)
   })
 })
+
+describe('ChunkIndexBuilder reserve', () => {
+  it('reserves what num_chunks says (capped), grows past it, and finish() equals snapshot()', () => {
+    for (const expected of [0, 3, 5000, 2 ** 60]) {
+      const b = new ChunkIndexBuilder(expected)
+      for (let i = 0; i < 5000; i++) b.push(i * 8, 8, i % 3)
+      const done = b.finish()
+      expect(done.count).toBe(5000)
+      expect(done.offset.length).toBe(5000)
+      expect(Array.from(done.firstRecord.subarray(0, 4))).toEqual([0, 0, 1, 3])
+      expect(done).toEqual(b.snapshot())
+    }
+  })
+})
