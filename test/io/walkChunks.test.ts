@@ -56,8 +56,10 @@ describe('chunk index', () => {
     for (const blockSize of [8, 100, 4096, 16 << 20]) {
       it(`checks every record and reports a damaged chunk alike (${nbytes}, block size ${blockSize})`, async () => {
         const spec = numbered(40, 3)
-        const sc: RadSpec = { ...spec, alnTags: [tag('compressed_ori_refid', 'u32')], nbytes }
-        sc.chunks![17]!.records![1] = { read: [7], alns: [[1], [99]] } // reference 99 of 7
+        const chunks = (spec.chunks ?? []).map((c, k) =>
+          k === 17 ? { records: [...(c.records ?? [])].fill({ read: [7], alns: [[1], [99]] }, 1, 2) } : c,
+        ) // record 1 of chunk 17 names reference 99 of 7
+        const sc: RadSpec = { ...spec, chunks, alnTags: [tag('compressed_ori_refid', 'u32')], nbytes }
         const { bytes, layout } = buildRad(sc)
         const { source, prelude } = await open(bytes)
         const check = makeCheckPlan(prelude, inferSemantics(prelude))
