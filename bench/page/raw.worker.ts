@@ -9,7 +9,19 @@ function work(buffer: ArrayBuffer, passes: number): number {
   return x
 }
 
-async function readAll(file: Blob, block: number, depth: number, passes = 0): Promise<number> {
+/** The same work in 1 MiB slices with a yield to the thread's tasks between them (when `sliced`). */
+async function workSliced(buffer: ArrayBuffer, passes: number): Promise<void> {
+  const step = 1 << 20
+  for (let at = 0; at < buffer.byteLength; at += step) {
+    const words = new Uint32Array(buffer, at, Math.min(step, buffer.byteLength - at) >>> 2)
+    let x = 0
+    for (let p = 0; p < passes; p++) for (let i = 0; i < words.length; i++) x |= 1000 - ((words[i] ?? 0) & 0x3fffffff)
+    if (x === 42) console.warn(x)
+    await (globalThis as unknown as { scheduler: { yield(): Promise<void> } }).scheduler.yield()
+  }
+}
+
+async function readAll(file: Blob, block: number, depth: number, passes = 0, sliced = false): Promise<number> {
   const started = performance.now()
   let next = 0
   let bytes = 0
@@ -24,7 +36,8 @@ async function readAll(file: Blob, block: number, depth: number, passes = 0): Pr
     const buffer = await (inFlight.shift() as Promise<ArrayBuffer>)
     bytes += buffer.byteLength
     issue()
-    if (passes > 0) work(buffer, passes)
+    if (passes > 0 && sliced) await workSliced(buffer, passes)
+    else if (passes > 0) work(buffer, passes)
   }
   if (bytes !== file.size) throw new Error(`read ${String(bytes)} of ${String(file.size)} bytes`)
   return performance.now() - started

@@ -14,6 +14,7 @@ import type { CheckPlan } from '../rad/valueChecks'
 import type { ByteSource } from './byteSource'
 import { throwIfAborted } from './byteSource'
 import { SequentialReader } from './sequentialReader'
+import { yieldTask } from './yieldTask'
 import type { ArrivedBlock } from './sequentialReader'
 
 /** Largest chunk we accept; salmon's are ~100 KB, collated ones a few MB. */
@@ -21,14 +22,13 @@ export const MAX_CHUNK_BYTES = 1 << 30
 /** Chunk 0 is measured to detect the nbytes convention (§4.2) only up to this size. */
 const MAX_CONVENTION_PROBE = 64 << 20
 /**
- * Streaming reads: blocks grow to 32 MiB, 2 in flight. Measured in this
- * machine's Chromium (bench/): one 16 MiB read at a time gives ~0.45–0.7 GB/s,
- * 16 MiB×4 ~0.8–1.2, 64 MiB×2 ~0.9–1.3. With record checks in the walk the
- * index runs at ~0.55–0.6 GB/s whichever of these is used, so the smaller
- * setting wins: 64 MiB in flight keeps the renderer's peak low (issue 4).
+ * Streaming reads: blocks grow to 32 MiB; 3 windows (the one being walked and
+ * two reads in flight). Measured in this machine's Chromium (bench/): one
+ * 16 MiB read at a time gives ~0.45–0.7 GB/s, 16 MiB×4 ~0.8–1.2, 64 MiB×2
+ * ~0.9–1.3. 96 MiB in flight keeps the renderer's peak low (issue 4).
  */
 export const DEFAULT_BLOCK = 32 << 20
-const READS_IN_FLIGHT = 2
+const READS_IN_FLIGHT = 3
 /**
  * Above this average chunk size, hop from header to header instead of
  * streaming: a Blob read costs ~0.8 ms, worth ~0.5–0.8 MB of streaming (issue 4).
@@ -220,8 +220,11 @@ interface CleanRun {
   alignments: number
 }
 
-/** Chunks walked per walkCleanRun call at most, so progress and index slices keep flowing. */
+/** Chunks and bytes walked per walkCleanRun call at most, so the walk can yield, report and be cancelled. */
 const CLEAN_RUN_MAX = 4096
+const CLEAN_RUN_BYTES = 1 << 20
+/** Longest stretch of computing between yields to the thread's tasks, where the reads in flight make progress (yieldTask). */
+const YIELD_MS = 2
 
 /**
  * The walk's hot path (issue 4: a collated file has a million chunks of ~60
@@ -245,7 +248,8 @@ function walkCleanRun(
   const start = block.start
   const length = block.bytes.length
   let { k, pos, alignments } = run
-  for (let n = 0; n < CLEAN_RUN_MAX && k < kEnd; n++) {
+  const stop = pos + CLEAN_RUN_BYTES
+  for (let n = 0; n < CLEAN_RUN_MAX && k < kEnd && pos < stop; n++) {
     const rel = pos - start
     if ((rel & 3) !== 0 || rel + CHUNK_HEADER_BYTES > length) break
     const w = rel >>> 2
@@ -284,8 +288,11 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
   const convention = await findConvention(source, prelude, signal)
   const issues = fileIssues(prelude, convention)
   const layout = recordLayout(prelude)
-  const builder = new ChunkIndexBuilder(prelude.numChunks)
   const size = source.size
+  // Reserve what num_chunks says, but no more chunks than the bytes can hold: the header may be corrupt.
+  const builder = new ChunkIndexBuilder(
+    Math.min(prelude.numChunks, (size - prelude.firstChunkOffset) / CHUNK_HEADER_BYTES),
+  )
   const interval = opts.progressIntervalMs ?? 100
   const needBytes = onChunk !== undefined || check !== undefined
   const reader = new SequentialReader(
@@ -298,6 +305,14 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
   let pos = prelude.firstChunkOffset
   let reported = 0
   let lastProgress = 0
+  let lastYield = performance.now()
+  /** Yields to the thread's tasks when it has computed for YIELD_MS. */
+  const pause = async (): Promise<void> => {
+    if (performance.now() - lastYield < YIELD_MS) return
+    await yieldTask()
+    throwIfAborted(signal)
+    lastYield = performance.now()
+  }
   let alignments = 0
   let badChunks = 0
   const damagedChunks: number[] = []
@@ -361,6 +376,7 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
           alignments = run.alignments
           k = run.k - 1 // the loop's k++ brings it to the next chunk
           flush(false)
+          await pause()
           continue
         }
       }
@@ -397,7 +413,10 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
       }
       builder.push(pos, nbytes, nrec)
       pos += span
-      if (k === 0 || (k & 255) === 0) flush(k === 0)
+      if (k === 0 || (k & 255) === 0) {
+        flush(k === 0)
+        await pause()
+      }
       if (stop === true) {
         stopped = true
         break
