@@ -78,6 +78,8 @@ interface FileResult {
   index: Stat
   ratio: Stat
   firstRows: Stat
+  /** Share of the index worker's walk spent computing (not waiting for reads or yielded). */
+  computeShare: Stat
 }
 
 async function measureFile(base: string, path: string, best: [number, number]): Promise<FileResult> {
@@ -87,6 +89,7 @@ async function measureFile(base: string, path: string, best: [number, number]): 
     const page = await harness(browser, base, path)
     const raw: number[] = []
     const index: number[] = []
+    const compute: number[] = []
     let chunks = 0
     for (let i = 0; i < RUNS; i++) {
       const ms = await page.evaluate(([b, d]) => window.radBench.rawRead(b, d), best)
@@ -94,6 +97,8 @@ async function measureFile(base: string, path: string, best: [number, number]): 
       const r = await page.evaluate(() => window.radBench.index())
       index.push(bytes / GB / (r.ms / 1000))
       chunks = r.summary.chunks
+      const t = r.summary.timing
+      if (t) compute.push((t.walkMs - t.readWaitMs - t.yieldMs) / r.ms)
     }
     const firstRows = await repeat(RUNS, async () => {
       const app = await browser.newPage()
@@ -113,6 +118,7 @@ async function measureFile(base: string, path: string, best: [number, number]): 
       index: stat(index),
       ratio: stat(ratios),
       firstRows: stat(firstRows),
+      computeShare: stat(compute),
     }
   } finally {
     await browser.close()
@@ -218,7 +224,11 @@ declare global {
   interface Window {
     radBench: {
       rawRead(block: number, depth: number): Promise<number>
-      index(): Promise<{ ms: number; firstMs: number; summary: { chunks: number; records: number } }>
+      index(): Promise<{
+        ms: number
+        firstMs: number
+        summary: { chunks: number; records: number; timing?: { walkMs: number; readWaitMs: number; yieldMs: number } }
+      }>
       decode(
         workers: number,
         countOnly?: boolean,
@@ -291,11 +301,13 @@ ${machine(r.version)}
 Raw = the same \`File\` read front to back with \`Blob.slice\` in one worker, at the best setting of
 the grid below (${String(r.grid.best[0] >> 20)} MiB blocks, ${String(r.grid.best[1])} in flight). Index = the app's index worker
 (prelude, first chunks, every chunk walked and every record checked, issue 5). First rows = from the file input's change
-event to the first record row in the DOM, in the app. GB/s are 10^9 bytes per second.
+event to the first record row in the DOM, in the app. Computing = the share of the index time the
+worker spent walking and checking chunks, not waiting for reads (the rest: reading, start-up, messages).
+GB/s are 10^9 bytes per second.
 
-| file | size | chunks | raw GB/s | index GB/s | index/raw | first rows (ms) |
-|---|---:|---:|---:|---:|---:|---:|
-${r.files.map((f) => `| ${f.name} | ${f2(f.bytes / GB)} GB | ${String(f.chunks)} | ${fmt(f.raw)} | ${fmt(f.index)} | ${fmt(f.ratio)} | ${fmt(f.firstRows, (x) => x.toFixed(0))} |`).join('\n')}
+| file | size | chunks | raw GB/s | index GB/s | index/raw | computing | first rows (ms) |
+|---|---:|---:|---:|---:|---:|---:|---:|
+${r.files.map((f) => `| ${f.name} | ${f2(f.bytes / GB)} GB | ${String(f.chunks)} | ${fmt(f.raw)} | ${fmt(f.index)} | ${fmt(f.ratio)} | ${fmt(f.computeShare, (x) => `${(x * 100).toFixed(0)}%`)} | ${fmt(f.firstRows, (x) => x.toFixed(0))} |`).join('\n')}
 
 ## Full decode (salmon-1g.rad, the app's decode workers, ~8 MiB batches)
 

@@ -66,8 +66,19 @@ export interface WalkOptions {
   blockSize?: number
 }
 
+/** Where the walk's time went (the benchmark prints it: what bounds the index, issue 4). */
+export interface WalkTiming {
+  /** From the start of the walk to its end. */
+  walkMs: number
+  /** Waiting for bytes not yet read. */
+  readWaitMs: number
+  /** In yields: the thread's other tasks, such as the reads in flight taking in their bytes. */
+  yieldMs: number
+}
+
 export interface ScanResult {
   index: ChunkIndex
+  timing: WalkTiming
   records: number
   convention: NbytesConvention
   /** Where the walk stopped (end of the last good chunk). */
@@ -285,6 +296,7 @@ const MAX_LISTED_ISSUES = 1000
 export async function walkChunks(source: ByteSource, prelude: Prelude, opts: WalkOptions = {}): Promise<ScanResult> {
   const { signal, onChunk, onIndex, onProgress, check } = opts
   const started = Date.now()
+  const walkStarted = performance.now()
   const convention = await findConvention(source, prelude, signal)
   const issues = fileIssues(prelude, convention)
   const layout = recordLayout(prelude)
@@ -306,12 +318,24 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
   let reported = 0
   let lastProgress = 0
   let lastYield = performance.now()
+  const timing: WalkTiming = { walkMs: 0, readWaitMs: 0, yieldMs: 0 }
+  /** Awaits a read, counting the time as waiting for bytes. */
+  const waitFor = async (read: Promise<Uint8Array>): Promise<Uint8Array> => {
+    const asked = performance.now()
+    try {
+      return await read
+    } finally {
+      timing.readWaitMs += performance.now() - asked
+    }
+  }
   /** Yields to the thread's tasks when it has computed for YIELD_MS. */
   const pause = async (): Promise<void> => {
     if (performance.now() - lastYield < YIELD_MS) return
+    const asked = performance.now()
     await yieldTask()
     throwIfAborted(signal)
     lastYield = performance.now()
+    timing.yieldMs += lastYield - asked
   }
   let alignments = 0
   let badChunks = 0
@@ -345,7 +369,9 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
     !needBytes && builder.count > 0 && (pos - prelude.firstChunkOffset) / builder.count > HOP_THRESHOLD
   /** Chunk k's 8 header bytes when they are not in the block in hand. */
   const readHeader = async (k: number): Promise<Uint8Array> => {
-    const bytes = hop() ? await source.read(pos, CHUNK_HEADER_BYTES, signal) : await reader.get(pos, CHUNK_HEADER_BYTES)
+    const bytes = await waitFor(
+      hop() ? source.read(pos, CHUNK_HEADER_BYTES, signal) : reader.get(pos, CHUNK_HEADER_BYTES),
+    )
     throwIfAborted(signal)
     if (bytes.length < CHUNK_HEADER_BYTES) {
       throw new RadError(
@@ -401,7 +427,9 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
       let stop: ChunkVerdict = false
       if (needBytes) {
         const bytes =
-          block && at + span <= block.bytes.length ? block.bytes.subarray(at, at + span) : await reader.get(pos, span)
+          block && at + span <= block.bytes.length
+            ? block.bytes.subarray(at, at + span)
+            : await waitFor(reader.get(pos, span))
         try {
           if (check) alignments += checkChunk(chunkPayload(bytes, pos, k, prelude.codec, convention), layout, check)
           const verdict = onChunk?.(bytes, pos, k, convention)
@@ -439,8 +467,10 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
     })
   }
   flush(true)
+  timing.walkMs = performance.now() - walkStarted
   return {
     index: builder.finish(),
+    timing,
     records: builder.records,
     alignments: check ? alignments : undefined,
     convention,

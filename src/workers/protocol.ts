@@ -6,7 +6,7 @@
  * which comlinkErrors.ts rebuilds on the other side.
  */
 import type { SalvagePlan } from '../io/salvage'
-import type { ScanProgress } from '../io/walkChunks'
+import type { ScanProgress, WalkTiming } from '../io/walkChunks'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import type { RadErrorData } from '../rad/errors'
 import type { IntegrityIssue, IntegrityStatus } from '../rad/integrity'
@@ -65,6 +65,8 @@ export interface ScanSummary {
   warnings: string[]
   cancelled: boolean
   elapsedMs: number
+  /** Where the chunk walk's time went, when it ran (issue 4's benchmark reports it). */
+  timing?: WalkTiming
 }
 
 export interface ScanRequest {

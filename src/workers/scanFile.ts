@@ -182,6 +182,7 @@ export async function scanFile(file: Blob | ByteSource, sink: ScanSink, opts: Sc
       warnings: found.issues.filter((i) => i.severity !== 'error').map((i) => i.message),
       cancelled: false,
       elapsedMs: Date.now() - started,
+      timing: result.timing,
     }
   } catch (e) {
     if (isAbort(e, signal)) {
