@@ -29,7 +29,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 /** One alignment of an expanded record: reference, orientation, position, fragment length, mapping type, other tags. */
 export const AlignmentRow = memo(function AlignmentRow(props: Props) {
   const { record, alignment, naln, r, cols, top, height, prelude, semantics } = props
-  const style = { transform: `translateY(${String(top)}px)`, height }
+  const style = { top, height }
   if (!cols) {
     return (
       <div role="row" className="row alignment-row pending" data-testid="alignment-row" style={style}>

@@ -3,6 +3,7 @@ import { alignmentView, mappingTypeName, recordView } from '../rad/display'
 import type { Semantics } from '../rad/semantics'
 import type { ChunkColumns, Prelude } from '../rad/types'
 import { fmtCount } from './format'
+import { SEQ_FIT } from './tableColumns'
 
 interface Props {
   record: number
@@ -15,12 +16,20 @@ interface Props {
   active: boolean
   top: number
   height: number
-  template: string
   prelude: Prelude
   semantics: Semantics
   onClick: (record: number) => void
 }
 
+/** Sequences of a known length up to SEQ_FIT fit their column (tableColumns.ts); others may need clipping. */
+function seqClass(len: number): string {
+  return len > 0 && len <= SEQ_FIT ? 'cell seq' : 'cell seq clip'
+}
+
+/**
+ * The first alignment, flat in its cell (orientation badge, reference name, "+N more"): rows are
+ * created dozens per frame while a table scrolls fast, and every element and clipping box costs.
+ */
 function Preview({
   cols,
   r,
@@ -36,12 +45,12 @@ function Preview({
   naln: number
   readType: number | undefined
 }) {
-  if (naln === 0) return <span className="muted">no alignments</span>
+  if (naln === 0) return <span className="cell muted">no alignments</span>
   const first = alignmentView(cols, cols.alnStart[r] ?? 0, prelude, semantics, readType)
   return (
-    <span className="preview" title={first.refName}>
+    <span className="cell preview" title={first.refName}>
       {first.ori !== undefined && <span className={`ori ori-${first.ori}`}>{first.ori}</span>}
-      <span className="mono ellipsis">{first.refName}</span>
+      {first.refName}
       {naln > 1 && <span className="more">+{naln - 1}</span>}
     </span>
   )
@@ -49,7 +58,7 @@ function Preview({
 
 /** One read record: number, chunk, alignment count, barcodes and UMI as nucleotides, other read tags. */
 export const RecordRow = memo(function RecordRow(props: Props) {
-  const { record, chunk, r, cols, error, expanded, active, top, height, template, prelude, semantics } = props
+  const { record, chunk, r, cols, error, expanded, active, top, height, prelude, semantics } = props
   const view = cols ? recordView(cols, r, prelude, semantics) : undefined
   const className = `row record-row${active ? ' active' : ''}${expanded ? ' expanded' : ''}${view ? '' : ' pending'}`
   return (
@@ -61,7 +70,7 @@ export const RecordRow = memo(function RecordRow(props: Props) {
       data-testid="record-row"
       data-record={record}
       className={className}
-      style={{ transform: `translateY(${String(top)}px)`, height, gridTemplateColumns: template }}
+      style={{ top, height }}
       onClick={() => {
         props.onClick(record)
       }}
@@ -75,34 +84,32 @@ export const RecordRow = memo(function RecordRow(props: Props) {
         <>
           <span className="cell num">{view.naln}</span>
           {view.barcodes.map((b, i) => (
-            <span key={i} className="cell seq">
+            <span key={i} className={seqClass(semantics.barcodes[i]?.len ?? 0)}>
               {b}
             </span>
           ))}
-          {view.umi !== undefined && <span className="cell seq">{view.umi}</span>}
+          {view.umi !== undefined && <span className={seqClass(semantics.umi?.len ?? 0)}>{view.umi}</span>}
           {semantics.mappingType?.level === 'read' && (
             <span className="cell">{mappingTypeName(semantics, view.mappingType)}</span>
           )}
           {view.other.map(([name, text]) => (
-            <span key={name} className="cell mono">
+            <span key={name} className="cell clip mono" title={text}>
               {text}
             </span>
           ))}
-          <span className="cell">
-            {cols && (
-              <Preview
-                cols={cols}
-                r={r}
-                prelude={prelude}
-                semantics={semantics}
-                naln={view.naln}
-                readType={view.mappingType}
-              />
-            )}
-          </span>
+          {cols && (
+            <Preview
+              cols={cols}
+              r={r}
+              prelude={prelude}
+              semantics={semantics}
+              naln={view.naln}
+              readType={view.mappingType}
+            />
+          )}
         </>
       ) : (
-        <span className={`cell span-rest${error ? ' row-error' : ' muted'}`}>
+        <span className={`cell clip span-rest${error ? ' row-error' : ' muted'}`}>
           {error ? `chunk ${fmtCount(chunk)} could not be decoded: ${error.message}` : 'decoding…'}
         </span>
       )}

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
+import type { Range } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
-import type { KeyboardEvent } from 'react'
+import type { CSSProperties, KeyboardEvent } from 'react'
 import type { Semantics } from '../rad/semantics'
 import type { Prelude } from '../rad/types'
 import type { RadSession } from '../workers/client'
@@ -8,7 +9,8 @@ import { AlignmentRow } from './AlignmentRow'
 import { fmtCount } from './format'
 import { RecordRow } from './RecordRow'
 import { recordColumns } from './tableColumns'
-import { ROW_HEIGHT, WINDOW_RECORDS, makeLayout, windowFor } from './tableLayout'
+import { OVERSCAN, ROW_HEIGHT, WINDOW_RECORDS, makeLayout, rowsToRender, windowFor } from './tableLayout'
+import type { ScrollDirection } from './tableLayout'
 import { useDataVersion } from './useRadSession'
 import { WindowBar } from './WindowBar'
 
@@ -53,15 +55,32 @@ export function RecordTable({ session, prelude, semantics, records, jump, onCurs
   const [cursor, setCursor] = useState(0)
   const pending = useRef<PendingScroll | undefined>(undefined)
   const scroller = useRef<HTMLDivElement>(null)
-  const columns = useMemo(() => recordColumns(prelude, semantics), [prelude, semantics])
+  const columns = useMemo(() => {
+    const c = recordColumns(prelude, semantics)
+    // Set once on the scroller and inherited by every row, rather than parsed in each row's style.
+    const vars: CSSProperties & Record<`--${string}`, string> = {
+      '--row-columns': c.template,
+      '--row-min-width': c.minWidth,
+    }
+    return { ...c, vars }
+  }, [prelude, semantics])
   const layout = useMemo(() => makeLayout(windowStart, records, expanded), [windowStart, records, expanded])
+
+  // Overscan ahead of the scroll, not behind it (tableLayout.ts); set after the render that
+  // started or ended a scroll, so at most one frame renders with the previous choice.
+  const [direction, setDirection] = useState<ScrollDirection>(null)
+  const rangeExtractor = useCallback((range: Range) => rowsToRender(range, direction), [direction])
 
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual is used as documented
   const virtualizer = useVirtualizer({
     count: layout.count,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 20,
+    overscan: OVERSCAN,
+    rangeExtractor,
+    onChange: (v) => {
+      setDirection(v.isScrolling ? v.scrollDirection : null)
+    },
     scrollMargin: ROW_HEIGHT,
     scrollPaddingStart: ROW_HEIGHT,
   })
@@ -184,6 +203,10 @@ export function RecordTable({ session, prelude, semantics, records, jump, onCurs
   }
 
   const margin = virtualizer.options.scrollMargin
+  // Rows are keyed by slot, not by record: a row scrolled out is reused for the one scrolled in,
+  // so React and the browser update a few text nodes instead of removing and creating elements.
+  // The rendered rows are a contiguous range, so index modulo their count is unique.
+  const slots = Math.max(1, items.length)
   return (
     <div className="record-table">
       <div
@@ -194,12 +217,13 @@ export function RecordTable({ session, prelude, semantics, records, jump, onCurs
         aria-label="Records"
         aria-rowcount={records}
         data-testid="record-table"
+        style={columns.vars}
         onScroll={onScroll}
         onKeyDown={onKeyDown}
       >
-        <div className="row table-head" role="row" style={{ gridTemplateColumns: columns.template }}>
+        <div className="row table-head" role="row">
           {columns.headers.map((h, i) => (
-            <span key={i} role="columnheader" className={`cell${i > 0 && i < 4 ? ' num' : ''}`}>
+            <span key={i} role="columnheader" className={`cell clip${i > 0 && i < 4 ? ' num' : ''}`}>
               {h}
             </span>
           ))}
@@ -214,7 +238,7 @@ export function RecordTable({ session, prelude, semantics, records, jump, onCurs
             if (item.kind === 'alignment') {
               return (
                 <AlignmentRow
-                  key={`a${String(item.record)}-${String(item.alignment)}`}
+                  key={`a${String(vi.index % slots)}`}
                   record={item.record}
                   alignment={item.alignment}
                   naln={item.naln}
@@ -229,7 +253,7 @@ export function RecordTable({ session, prelude, semantics, records, jump, onCurs
             }
             return (
               <RecordRow
-                key={`r${String(item.record)}`}
+                key={`r${String(vi.index % slots)}`}
                 record={item.record}
                 chunk={k}
                 r={r}
@@ -239,7 +263,6 @@ export function RecordTable({ session, prelude, semantics, records, jump, onCurs
                 active={item.record === cursor}
                 top={top}
                 height={ROW_HEIGHT}
-                template={columns.template}
                 prelude={prelude}
                 semantics={semantics}
                 onClick={onRowClick}
