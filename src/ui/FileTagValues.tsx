@@ -1,3 +1,4 @@
+import { memo } from 'react'
 import { valueText } from '../rad/display'
 import type { Prelude, TagValue } from '../rad/types'
 import { fmtCount } from './format'
@@ -14,7 +15,7 @@ function shortValue(value: TagValue | undefined): string {
 }
 
 /** The file-level tag values (long arrays abbreviated). */
-export function FileTagValues({ prelude }: { prelude: Prelude }) {
+export const FileTagValues = memo(function FileTagValues({ prelude }: { prelude: Prelude }) {
   if (prelude.fileTags.length === 0) return null
   return (
     <details className="panel-section" open data-testid="file-tag-values">
@@ -31,4 +32,4 @@ export function FileTagValues({ prelude }: { prelude: Prelude }) {
       </dl>
     </details>
   )
-}
+})

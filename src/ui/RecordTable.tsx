@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import type { Range } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { CSSProperties, KeyboardEvent } from 'react'
 import type { Semantics } from '../rad/semantics'
 import type { Prelude } from '../rad/types'
@@ -47,7 +47,14 @@ const EDGE_ROWS = WINDOW_RECORDS / 10
  * tableLayout.ts). Asks the session for the chunks on screen first and their
  * neighbours next. Keyboard: arrows, PageUp/PageDown, Home/End, Enter expands.
  */
-export function RecordTable({ session, prelude, semantics, records, jump, onCursorChunk }: Props) {
+export const RecordTable = memo(function RecordTable({
+  session,
+  prelude,
+  semantics,
+  records,
+  jump,
+  onCursorChunk,
+}: Props) {
   useDataVersion(session)
   const { index } = session
   const [windowStart, setWindowStart] = useState(0)
@@ -69,9 +76,10 @@ export function RecordTable({ session, prelude, semantics, records, jump, onCurs
   // Overscan ahead of the scroll, not behind it (tableLayout.ts); set after the render that
   // started or ended a scroll, so at most one frame renders with the previous choice.
   const [direction, setDirection] = useState<ScrollDirection>(null)
+  // setState with an unchanged value still re-renders the table once after a commit: call it only on a change.
+  const directionSet = useRef<ScrollDirection>(null)
   const rangeExtractor = useCallback((range: Range) => rowsToRender(range, direction), [direction])
 
-  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual is used as documented
   const virtualizer = useVirtualizer({
     count: layout.count,
     getScrollElement: () => scroller.current,
@@ -79,7 +87,11 @@ export function RecordTable({ session, prelude, semantics, records, jump, onCurs
     overscan: OVERSCAN,
     rangeExtractor,
     onChange: (v) => {
-      setDirection(v.isScrolling ? v.scrollDirection : null)
+      const next = v.isScrolling ? v.scrollDirection : null
+      if (next !== directionSet.current) {
+        directionSet.current = next
+        setDirection(next)
+      }
     },
     scrollMargin: ROW_HEIGHT,
     scrollPaddingStart: ROW_HEIGHT,
@@ -284,4 +296,4 @@ export function RecordTable({ session, prelude, semantics, records, jump, onCurs
       />
     </div>
   )
-}
+})

@@ -1,4 +1,4 @@
-import { useDeferredValue, useMemo, useState } from 'react'
+import { memo, useDeferredValue, useMemo, useState } from 'react'
 import { fmtCount } from './format'
 
 interface Props {
@@ -9,7 +9,7 @@ interface Props {
 const SHOWN = 200
 
 /** Reference count and a searchable list (substring, case-insensitive; at most 200 rows shown). */
-export function RefList({ names, count }: Props) {
+export const RefList = memo(function RefList({ names, count }: Props) {
   const [query, setQuery] = useState('')
   const deferred = useDeferredValue(query)
   const matches = useMemo(() => {
@@ -61,4 +61,4 @@ export function RefList({ names, count }: Props) {
       </ol>
     </details>
   )
-}
+})

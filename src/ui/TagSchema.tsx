@@ -1,3 +1,4 @@
+import { memo } from 'react'
 import type { Semantics } from '../rad/semantics'
 import { describeType } from '../rad/tags'
 import type { Prelude, TagDesc, TagRole } from '../rad/types'
@@ -67,7 +68,7 @@ function Section({ title, tags, meaning }: { title: string; tags: readonly TagDe
 }
 
 /** The three tag schemas: name, type, declared role, and how the viewer reads each tag. */
-export function TagSchema({ prelude, semantics }: Props) {
+export const TagSchema = memo(function TagSchema({ prelude, semantics }: Props) {
   const m = meanings(semantics)
   return (
     <details className="panel-section" open data-testid="tag-schemas">
@@ -79,4 +80,4 @@ export function TagSchema({ prelude, semantics }: Props) {
       <Section title="Alignment tags" tags={prelude.alnTags} meaning={m.aln} />
     </details>
   )
-}
+})
