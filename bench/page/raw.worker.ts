@@ -1,5 +1,12 @@
 // The browser's own limit: read a File front to back with Blob.slice, `depth` reads in flight.
 import { expose } from 'comlink'
+import { BlobSource } from '../../src/io/blobSource'
+import { openRad } from '../../src/io/openRad'
+import { walkChunks } from '../../src/io/walkChunks'
+import { yieldTask } from '../../src/io/yieldTask'
+import type { WalkTiming } from '../../src/io/walkChunks'
+import { inferSemantics } from '../../src/rad/semantics'
+import { makeCheckPlan } from '../../src/rad/valueChecks'
 
 /** CPU work on the reading thread, for probing how reads and work share it: `passes` OR passes over the words. */
 function work(buffer: ArrayBuffer, passes: number): number {
@@ -17,7 +24,7 @@ async function workSliced(buffer: ArrayBuffer, passes: number): Promise<void> {
     let x = 0
     for (let p = 0; p < passes; p++) for (let i = 0; i < words.length; i++) x |= 1000 - ((words[i] ?? 0) & 0x3fffffff)
     if (x === 42) console.warn(x)
-    await (globalThis as unknown as { scheduler: { yield(): Promise<void> } }).scheduler.yield()
+    await yieldTask()
   }
 }
 
@@ -43,4 +50,41 @@ async function readAll(file: Blob, block: number, depth: number, passes = 0, sli
   return performance.now() - started
 }
 
-expose({ readAll })
+/** The index walk alone (no first chunks, no messages), with or without the record checks. */
+async function walk(file: Blob, check: boolean, blockSize?: number): Promise<{ ms: number; timing: WalkTiming }> {
+  const started = performance.now()
+  const { source, prelude } = await openRad(new BlobSource(file))
+  const plan = check ? makeCheckPlan(prelude, inferSemantics(prelude)) : undefined
+  const result = await walkChunks(source, prelude, {
+    ...(plan ? { check: plan } : {}),
+    ...(blockSize ? { blockSize } : {}),
+  })
+  return { ms: performance.now() - started, timing: result.timing }
+}
+
+/**
+ * Mechanism probe (see src/io/yieldTask.ts): issues `n` reads of `block`,
+ * computes for `spinMs` (in `sliceMs` slices with a yield between, when > 0),
+ * then times the wait for the reads. Returns [wait ms, total ms, yields].
+ */
+async function spinProbe(file: Blob, block: number, n: number, spinMs: number, sliceMs = 0): Promise<number[]> {
+  const t0 = performance.now()
+  const reads = Array.from({ length: n }, (_, i) => file.slice(i * block, (i + 1) * block).arrayBuffer())
+  const until = performance.now() + spinMs
+  let yields = 0
+  while (performance.now() < until) {
+    if (sliceMs > 0) {
+      const stop = Math.min(until, performance.now() + sliceMs)
+      while (performance.now() < stop) {
+        // busy
+      }
+      await yieldTask()
+      yields++
+    }
+  }
+  const t = performance.now()
+  await Promise.all(reads)
+  return [performance.now() - t, performance.now() - t0, yields]
+}
+
+expose({ readAll, walk, spinProbe })

@@ -1,22 +1,17 @@
 /**
  * Lets the thread's other tasks run, then resumes (a macrotask, not a
- * microtask). In a browser worker a Blob read's bytes arrive through tasks on
- * the reading thread itself, so a walk that computes for tens of
- * milliseconds stalls its own reads in flight (issue 4, measured: the index
- * overlapped little with its reads until it yielded every few milliseconds).
- * Uses `scheduler.yield` where there is one (Chromium, in pages and workers),
- * else `setImmediate` (Node), else a MessageChannel round trip (no 4 ms clamp
- * as nested setTimeout has).
+ * microtask). In a browser worker a Blob read's bytes are taken in by tasks
+ * on the reading thread itself, so a walk that computes without pause stalls
+ * its own reads in flight. Measured in this machine's Chromium (issue 4,
+ * bench/page/raw.worker.ts spinProbe: 3 reads of 32 MiB, 200 ms of work):
+ * with no yield the reads still needed ~150 ms after the work; yielding
+ * through a MessageChannel every 0.25–2 ms, 0 ms. `scheduler.yield()` does
+ * not help: its continuation runs before the waiting read tasks.
+ * `setImmediate` in Node (whose file reads run on other threads anyway).
  */
-interface YieldScheduler {
-  yield(): Promise<void>
-}
-
-const scheduler = (globalThis as { scheduler?: Partial<YieldScheduler> }).scheduler
 const setImmediateFn = (globalThis as { setImmediate?: (fn: () => void) => unknown }).setImmediate
 
 export function yieldTask(): Promise<void> {
-  if (typeof scheduler?.yield === 'function') return scheduler.yield()
   if (setImmediateFn) return new Promise((resolve) => setImmediateFn(resolve))
   return new Promise((resolve) => {
     const channel = new MessageChannel()
