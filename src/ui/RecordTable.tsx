@@ -9,8 +9,8 @@ import { AlignmentRow } from './AlignmentRow'
 import { fmtCount } from './format'
 import { RecordRow } from './RecordRow'
 import { recordColumns } from './tableColumns'
-import { OVERSCAN, ROW_HEIGHT, WINDOW_RECORDS, makeLayout, rowsToRender, windowFor } from './tableLayout'
-import type { ScrollDirection } from './tableLayout'
+import { OVERSCAN, ROW_HEIGHT, WINDOW_RECORDS, makeLayout, rowsToRender, scrollMotion, windowFor } from './tableLayout'
+import type { ScrollMotion } from './tableLayout'
 import { useDataVersion } from './useRadSession'
 import { WindowBar } from './WindowBar'
 
@@ -75,10 +75,11 @@ export const RecordTable = memo(function RecordTable({
 
   // Overscan ahead of the scroll, not behind it (tableLayout.ts); set after the render that
   // started or ended a scroll, so at most one frame renders with the previous choice.
-  const [direction, setDirection] = useState<ScrollDirection>(null)
+  const [motion, setMotion] = useState<ScrollMotion>(null)
   // setState with an unchanged value still re-renders the table once after a commit: call it only on a change.
-  const directionSet = useRef<ScrollDirection>(null)
-  const rangeExtractor = useCallback((range: Range) => rowsToRender(range, direction), [direction])
+  const motionSet = useRef<ScrollMotion>(null)
+  const lastOffset = useRef(0)
+  const rangeExtractor = useCallback((range: Range) => rowsToRender(range, motion), [motion])
 
   const virtualizer = useVirtualizer({
     count: layout.count,
@@ -87,10 +88,17 @@ export const RecordTable = memo(function RecordTable({
     overscan: OVERSCAN,
     rangeExtractor,
     onChange: (v) => {
-      const next = v.isScrolling ? v.scrollDirection : null
-      if (next !== directionSet.current) {
-        directionSet.current = next
-        setDirection(next)
+      const offset = v.scrollOffset ?? 0
+      const next = scrollMotion(
+        v.isScrolling,
+        v.scrollDirection,
+        offset - lastOffset.current,
+        v.scrollRect?.height ?? 0,
+      )
+      lastOffset.current = offset
+      if (next !== motionSet.current) {
+        motionSet.current = next
+        setMotion(next)
       }
     },
     scrollMargin: ROW_HEIGHT,

@@ -17,22 +17,37 @@ export const WINDOW_RECORDS = 100_000
 
 /**
  * Rows rendered beyond the visible ones: OVERSCAN on each side while the table is still, and
- * while it scrolls OVERSCAN ahead but only BEHIND behind (those are leaving the screen). During
- * a fast scroll every rendered row is new in every frame, so each one costs the main thread
- * (React, style, layout, paint: ~0.2 ms on this project's 2-core machine).
+ * while it scrolls OVERSCAN ahead but only BEHIND behind (those are leaving the screen). A scroll
+ * that moves more than a screen per event ('jump': a fling, a dragged scrollbar) renders no rows
+ * ahead either: the next event lands beyond them. During a fast scroll every rendered row is new
+ * in every frame, so each one costs the main thread (React, style, layout, paint: ~0.2 ms on
+ * this project's 2-core machine).
  */
 export const OVERSCAN = 6
 export const BEHIND = 1
 
-export type ScrollDirection = 'forward' | 'backward' | null
+/** How the table moves: TanStack Virtual's scroll direction, 'jump' when faster than a screen per event. */
+export type ScrollMotion = 'forward' | 'backward' | 'jump' | null
+
+/** What `rowsToRender` should assume after a scroll event that moved `delta` px in a `viewport` px high view. */
+export function scrollMotion(
+  isScrolling: boolean,
+  direction: 'forward' | 'backward' | null,
+  delta: number,
+  viewport: number,
+): ScrollMotion {
+  if (!isScrolling) return null
+  return Math.abs(delta) > viewport ? 'jump' : direction
+}
 
 /** Indexes to render for TanStack Virtual's visible `range`, overscanned in the scroll direction. */
 export function rowsToRender(
   range: { startIndex: number; endIndex: number; overscan: number; count: number },
-  direction: ScrollDirection,
+  motion: ScrollMotion,
 ): number[] {
-  const before = direction === 'forward' ? Math.min(BEHIND, range.overscan) : range.overscan
-  const after = direction === 'backward' ? Math.min(BEHIND, range.overscan) : range.overscan
+  const behind = Math.min(BEHIND, range.overscan)
+  const before = motion === null || motion === 'backward' ? range.overscan : behind
+  const after = motion === null || motion === 'forward' ? range.overscan : behind
   const start = Math.max(0, range.startIndex - before)
   const end = Math.min(range.count - 1, range.endIndex + after)
   const rows: number[] = []

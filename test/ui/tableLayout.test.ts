@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BEHIND, OVERSCAN, rowsToRender } from '../../src/ui/tableLayout'
+import { BEHIND, OVERSCAN, rowsToRender, scrollMotion } from '../../src/ui/tableLayout'
 
 describe('rowsToRender', () => {
   const range = { startIndex: 100, endIndex: 117, overscan: OVERSCAN, count: 1000 }
@@ -22,5 +22,21 @@ describe('rowsToRender', () => {
     const rows = rowsToRender({ startIndex: 0, endIndex: 5, overscan: OVERSCAN, count: 8 }, 'forward')
     expect(rows).toEqual([0, 1, 2, 3, 4, 5, 6, 7])
     expect(rowsToRender({ startIndex: 0, endIndex: 0, overscan: 0, count: 1 }, null)).toEqual([0])
+  })
+
+  it('renders nothing ahead of a scroll faster than a screen per event', () => {
+    const rows = rowsToRender(range, 'jump')
+    expect(rows[0]).toBe(100 - BEHIND)
+    expect(rows.at(-1)).toBe(117 + BEHIND)
+  })
+})
+
+describe('scrollMotion', () => {
+  it('is null when still, the direction at reading speed, jump beyond a screen per event', () => {
+    expect(scrollMotion(false, 'forward', 900, 500)).toBeNull()
+    expect(scrollMotion(true, 'forward', 100, 500)).toBe('forward')
+    expect(scrollMotion(true, 'backward', -100, 500)).toBe('backward')
+    expect(scrollMotion(true, 'forward', 900, 500)).toBe('jump')
+    expect(scrollMotion(true, 'backward', -900, 500)).toBe('jump')
   })
 })
