@@ -1,47 +1,44 @@
-// Experiment: the decode worker's two halves timed apart (Blob read vs decodeChunk), nothing returned.
+// The decode worker's two halves timed apart (its reads vs decoding), as in a bulk pass: each batch
+// read into one of this worker's own buffers (DecodePool.bulk hands them back), decoded in place,
+// and only counts returned.
 import { expose } from 'comlink'
 import { BlobSource } from '../../src/io/blobSource'
-import { recordLayout, chunkSpan } from '../../src/rad/chunk'
-import { decodeChunk } from '../../src/rad/decodeChunk'
-import type { ChunkRequest } from '../../src/workers/protocol'
 import type { NbytesConvention, Prelude } from '../../src/rad/types'
+import { decodeBatch, makeDecoder } from '../../src/workers/decodeBatch'
+import type { Decoder } from '../../src/workers/decodeBatch'
+import { BULK_BATCH_BYTES } from '../../src/workers/decodePool'
+import type { ChunkRequest } from '../../src/workers/protocol'
 
-let source: BlobSource | undefined
-let prelude: Prelude | undefined
+let decoder: Decoder | undefined
 let decodeMs = 0
-let skipDecode = false
+const spares: ArrayBuffer[] = []
+
 expose({
-  setReadOnly(v: boolean) {
-    skipDecode = v
-  },
   spent() {
     return decodeMs
   },
-  open(file: Blob, p: Prelude) {
-    source = new BlobSource(file)
-    prelude = p
+  open(file: Blob, prelude: Prelude) {
+    decoder = makeDecoder(new BlobSource(file), prelude, { freshReads: true, blob: file })
   },
   async decode(batch: ChunkRequest[], convention: NbytesConvention) {
-    if (!source || !prelude) throw new Error('open first')
-    const first = batch[0]!
-    const last = batch[batch.length - 1]!
-    const bytes = await source.read(first.offset, last.offset + chunkSpan(last.nbytes, convention) - first.offset)
-    if (skipDecode) return batch.map((b) => ({ recordCount: 0, nbytes: b.nbytes }))
-    const t0 = performance.now()
-    const layout = recordLayout(prelude)
-    const out = batch.map((b) => {
-      const at = b.offset - first.offset
-      const c = decodeChunk(
-        bytes.subarray(at, at + chunkSpan(b.nbytes, convention)),
-        b.offset,
-        b.chunk,
-        prelude!,
-        convention,
-        layout,
-      )
-      return { recordCount: c.recordCount, nbytes: c.nbytes }
-    })
-    decodeMs += performance.now() - t0
-    return out
+    if (!decoder) throw new Error('open first')
+    const timing = { decodeMs: 0 }
+    const chunks = await decodeBatch(
+      decoder,
+      batch,
+      convention,
+      spares.pop() ?? new ArrayBuffer(BULK_BATCH_BYTES),
+      timing,
+    )
+    decodeMs += timing.decodeMs
+    let records = 0
+    let bytes = 0
+    for (const c of chunks) {
+      records += c.recordCount
+      bytes += c.nbytes
+    }
+    const buffer = chunks[0]?.alnStart.buffer
+    if (buffer instanceof ArrayBuffer && buffer.byteLength >= BULK_BATCH_BYTES) spares.push(buffer)
+    return { records, bytes }
   },
 })

@@ -6,9 +6,10 @@
 import { proxy, wrap } from 'comlink'
 import type { Remote } from 'comlink'
 import '../../src/workers/comlinkErrors'
-import type { DecodeApi, IndexApi, OpenedFile, ScanSummary } from '../../src/workers/protocol'
+import { BULK_DEPTH, DecodePool, bulkBatches } from '../../src/workers/decodePool'
+import type { ChunkRequest, IndexApi, OpenedFile, ScanSummary } from '../../src/workers/protocol'
 import type { ChunkIndex } from '../../src/rad/chunkIndex'
-import type { NbytesConvention } from '../../src/rad/types'
+import type { NbytesConvention, Prelude } from '../../src/rad/types'
 
 interface RawApi {
   readAll(file: Blob, block: number, depth: number, passes: number, sliced: boolean): Promise<number>
@@ -95,99 +96,89 @@ async function index(): Promise<{ ms: number; firstMs: number; summary: ScanSumm
   }
 }
 
-/** Decodes every indexed chunk with `n` of the app's decode workers; batches of ~8 MiB. */
-interface DecodeOptions {
-  batch?: number
-  depth?: number
-  kind?: string
-}
-
+/**
+ * Decodes every indexed chunk as the app would for a whole-file pass (e.g.
+ * per-barcode statistics): a DecodePool of `n` of the app's decode workers
+ * in bulk mode (DecodePool.bulk: ~32 MiB batches, 2 calls in flight per
+ * worker, each batch's buffer handed back to be read into again). With
+ * `countOnly`, decodeOnly.worker.ts takes the same batches and times the
+ * decoding apart from the rest (its reads).
+ */
 async function decode(
   n: number,
   countOnly = false,
-  opts: DecodeOptions = {},
 ): Promise<{ ms: number; records: number; bytes: number; spent: number }> {
   const got = last
   if (!got) throw new Error('index() first')
-  const kind = opts.kind ?? (countOnly ? 'count' : 'app')
-  const make = (): Worker =>
-    kind === 'count'
-      ? new Worker(new URL('./decodeOnly.worker.ts', import.meta.url), { type: 'module' })
-      : kind === 'exp'
-        ? new Worker(new URL('./_exp.worker.ts', import.meta.url), { type: 'module' })
-        : new Worker(new URL('../../src/workers/decode.worker.ts', import.meta.url), { type: 'module' })
-  const workers = Array.from({ length: n }, make)
-  const apis = workers.map((w) => wrap<DecodeApi>(w))
+  const reqs: ChunkRequest[] = got.offset.map((offset, k) => ({ chunk: k, offset, nbytes: got.nbytes[k] ?? 0 }))
+  if (countOnly) return decodeApart(n, got, reqs)
+  let failed: string | undefined
+  const pool = new DecodePool(file(), {
+    size: n,
+    createWorker: () => new Worker(new URL('../../src/workers/decode.worker.ts', import.meta.url), { type: 'module' }),
+    onWorkerFailed: (message) => {
+      failed = message
+    },
+  })
   try {
-    await Promise.all(apis.map((a) => a.open(file(), got.opened.prelude, got.opened.container)))
-    const flags = (window as unknown as { benchFlags?: { readOnly?: boolean } }).benchFlags
-    if (countOnly && flags?.readOnly) {
-      await Promise.all(apis.map((a) => (a as unknown as { setReadOnly(v: boolean): Promise<void> }).setReadOnly(true)))
-    }
-    const batches: { chunk: number; offset: number; nbytes: number }[][] = []
-    let batch: { chunk: number; offset: number; nbytes: number }[] = []
-    let batchBytes = 0
-    for (let k = 0; k < got.offset.length; k++) {
-      batch.push({ chunk: k, offset: got.offset[k] ?? 0, nbytes: got.nbytes[k] ?? 0 })
-      batchBytes += got.nbytes[k] ?? 0
-      if (batchBytes >= (opts.batch ?? 8) << 20) {
-        batches.push(batch)
-        batch = []
-        batchBytes = 0
-      }
-    }
-    if (batch.length > 0) batches.push(batch)
+    pool.open(got.opened.prelude, got.opened.container)
+    pool.setConvention(got.convention)
+    // Start every worker (one chunk each, far apart so they are not batched together) before the clock.
+    await Promise.all(Array.from({ length: n }, (_, i) => pool.request(reqs[i * 2] ?? (reqs[0] as ChunkRequest), 0)))
+    let records = 0
+    let bytes = 0
+    const started = performance.now()
+    await pool.bulk(reqs, (c) => {
+      records += c.recordCount
+      bytes += c.nbytes
+    })
+    if (failed) throw new Error(failed)
+    return { ms: performance.now() - started, records, bytes, spent: 0 }
+  } finally {
+    pool.dispose()
+  }
+}
+
+interface SplitApi {
+  open(file: Blob, prelude: Prelude): Promise<void>
+  decode(batch: ChunkRequest[], convention: NbytesConvention): Promise<{ records: number; bytes: number }>
+  spent(): Promise<number>
+}
+
+/** The bulk pass's batches and calls in flight on decodeOnly workers, which return counts and time their decoding. */
+async function decodeApart(
+  n: number,
+  got: Indexed,
+  reqs: ChunkRequest[],
+): Promise<{ ms: number; records: number; bytes: number; spent: number }> {
+  const workers = Array.from(
+    { length: n },
+    () => new Worker(new URL('./decodeOnly.worker.ts', import.meta.url), { type: 'module' }),
+  )
+  try {
+    const apis = workers.map((w) => wrap<SplitApi>(w))
+    await Promise.all(apis.map((a) => a.open(file(), got.opened.prelude)))
+    const batches = bulkBatches(reqs, got.convention)
     let next = 0
     let records = 0
     let bytes = 0
     const started = performance.now()
-    // Two calls in flight per worker: the next batch's Blob read overlaps this batch's decoding.
+    const lanes = Array.from({ length: n * BULK_DEPTH }, (_, i) => apis[i % n] as Remote<SplitApi>)
     await Promise.all(
-      Array.from({ length: (opts.depth ?? 2) * n }, (_, i) => apis[i % n]!).map(async (api) => {
-        for (;;) {
-          const mine = batches[next++]
-          if (!mine) return
-          let rest = mine
-          while (rest.length > 0) {
-            const cols = await api.decode(rest, got.convention)
-            if (cols.length === 0) throw new Error(`chunk ${String(rest[0]?.chunk)} failed`)
-            for (const c of cols) {
-              records += c.recordCount
-              bytes += c.nbytes
-            }
-            rest = rest.slice(cols.length)
-          }
+      lanes.map(async (api) => {
+        for (let batch = batches[next++]; batch; batch = batches[next++]) {
+          const r = await api.decode(batch, got.convention)
+          records += r.records
+          bytes += r.bytes
         }
       }),
     )
-    const spent = countOnly ? await (apis[0] as unknown as { spent(): Promise<number> }).spent() : 0
-    return { ms: performance.now() - started, records, bytes, spent }
+    const ms = performance.now() - started
+    const spent = await (apis[0] as Remote<SplitApi>).spent()
+    return { ms, records, bytes, spent }
   } finally {
     for (const w of workers) w.terminate()
   }
 }
 
-/** Scratch: decodeChunk alone in a worker over the first `mb` MiB of chunks. */
-async function micro(mb: number, iters: number): Promise<{ bytes: number; times: number[] }> {
-  const got = last
-  if (!got) throw new Error('index() first')
-  const worker = new Worker(new URL('./_exp.worker.ts', import.meta.url), { type: 'module' })
-  const api = wrap<{
-    open(f: Blob, p: unknown): Promise<void>
-    micro(b: unknown, c: NbytesConvention, i: number): Promise<{ bytes: number; times: number[]; kern?: unknown }>
-  }>(worker)
-  try {
-    await api.open(file(), got.opened.prelude)
-    const batch = []
-    let bytes = 0
-    for (let k = 0; k < got.offset.length && bytes < mb << 20; k++) {
-      batch.push({ chunk: k, offset: got.offset[k] ?? 0, nbytes: got.nbytes[k] ?? 0 })
-      bytes += got.nbytes[k] ?? 0
-    }
-    return await api.micro(batch, got.convention, iters)
-  } finally {
-    worker.terminate()
-  }
-}
-
-Object.assign(window, { radBench: { rawRead, index, decode, micro, ready: true } })
+Object.assign(window, { radBench: { rawRead, index, decode, ready: true } })

@@ -1,4 +1,12 @@
-import { CHUNK_HEADER_BYTES, chunkSpan, u32le, decodeRecords, measureRecords, recordLayout } from './chunk'
+import {
+  CHUNK_HEADER_BYTES,
+  chunkSpan,
+  u32le,
+  decodeRecords,
+  decodeRecordsInPlace,
+  measureRecords,
+  recordLayout,
+} from './chunk'
 import type { ChunkPayload, RecordLayout } from './chunk'
 import { decompressChunk } from './codec'
 import { RadError, fmtInt } from './errors'
@@ -43,6 +51,33 @@ export function decodeChunk(
   layout: RecordLayout = recordLayout(prelude),
 ): ChunkColumns {
   return decodeRecords(chunkPayload(chunkBytes, offset, chunk, prelude.codec, convention), layout)
+}
+
+/**
+ * decodeChunk for bytes the caller owns and gives up: a plain chunk of an
+ * all-u32 layout is decoded by rearranging its own bytes into the columns
+ * (chunk.ts decodeRecordsInPlace), which then share `chunkBytes`' buffer.
+ * Anything else, including every faulty chunk (its bytes are left intact
+ * for the precise report), goes through decodeChunk.
+ */
+export function decodeChunkInPlace(
+  chunkBytes: Uint8Array,
+  offset: number,
+  chunk: number,
+  prelude: Prelude,
+  convention: NbytesConvention,
+  layout: RecordLayout = recordLayout(prelude),
+): ChunkColumns {
+  if (prelude.codec === 'none' && chunkBytes.length >= CHUNK_HEADER_BYTES) {
+    const nbytes = u32le(chunkBytes, 0)
+    const span = chunkSpan(nbytes, convention)
+    if (span === chunkBytes.length) {
+      const nrec = u32le(chunkBytes, 4)
+      const cols = decodeRecordsInPlace(chunkBytes, { chunk, offset, nbytes, nrec }, layout)
+      if (cols) return cols
+    }
+  }
+  return decodeChunk(chunkBytes, offset, chunk, prelude, convention, layout)
 }
 
 /**

@@ -1,18 +1,21 @@
 import { RadError } from '../rad/errors'
 import type { ChunkColumns } from '../rad/types'
 
-/** Rough bytes a decoded chunk holds (typed arrays exactly, plain values estimated). */
-export function chunkBytes(cols: ChunkColumns): number {
-  let n = cols.alnStart.byteLength
+/** The memory a decoded chunk keeps alive: whole buffers (often shared with its batch), plain values estimated. */
+function chunkHolds(cols: ChunkColumns): { buffers: Set<ArrayBufferLike>; plain: number } {
+  const buffers = new Set<ArrayBufferLike>([cols.alnStart.buffer])
+  let plain = 0
   for (const col of [...cols.readColumns, ...cols.alnColumns]) {
-    n += col.kind === 'values' ? col.values.length * 32 : col.values.byteLength
+    if (col.kind === 'values') plain += col.values.length * 32
+    else buffers.add(col.values.buffer)
   }
-  return n
+  return { buffers, plain }
 }
 
 /**
  * Decoded chunks, least recently used first out once they exceed a byte
- * budget. A chunk being decoded is represented by its promise, which every
+ * budget. Chunks decoded together share their batch's buffer (decoded in
+ * place), so the budget counts each buffer once, while any chunk holds it. A chunk being decoded is represented by its promise, which every
  * caller shares, so a chunk is never decoded twice at once. Failed chunks
  * remember their error (the rows show it) except for cancelled requests.
  */
@@ -22,6 +25,8 @@ export class ChunkCache {
   private readonly failed = new Map<number, RadError | Error>()
   private readonly budget: number
   private readonly onChange: (chunk: number) => void
+  /** How many cached chunks hold each buffer. */
+  private readonly holders = new Map<ArrayBufferLike, number>()
   private bytes = 0
 
   constructor(budgetBytes: number, onChange: (chunk: number) => void) {
@@ -94,11 +99,22 @@ export class ChunkCache {
 
   private put(chunk: number, cols: ChunkColumns): void {
     this.done.set(chunk, cols)
-    this.bytes += chunkBytes(cols)
+    this.account(cols, 1)
     for (const [k, old] of this.done) {
       if (this.bytes <= this.budget || this.done.size <= 1) break
       this.done.delete(k)
-      this.bytes -= chunkBytes(old)
+      this.account(old, -1)
+    }
+  }
+
+  private account(cols: ChunkColumns, delta: 1 | -1): void {
+    const { buffers, plain } = chunkHolds(cols)
+    this.bytes += delta * plain
+    for (const b of buffers) {
+      const n = (this.holders.get(b) ?? 0) + delta
+      if (n > 0) this.holders.set(b, n)
+      else this.holders.delete(b)
+      if ((delta === 1 && n === 1) || (delta === -1 && n === 0)) this.bytes += delta * b.byteLength
     }
   }
 
@@ -106,6 +122,7 @@ export class ChunkCache {
     this.done.clear()
     this.inFlight.clear()
     this.failed.clear()
+    this.holders.clear()
     this.bytes = 0
   }
 }

@@ -15,14 +15,17 @@ const api: DecodeApi = {
     ready = (async () => {
       const blob = new BlobSource(file)
       // A .sz file is unwrapped again here: offsets in the index are positions in the RAD stream.
-      const source = container === 'snappy-framed' ? (await openSource(blob)).source : blob
-      return makeDecoder(source, prelude)
+      // Both return fresh memory on every read, which decodeBatch may decode in place.
+      if (container === 'snappy-framed') {
+        return makeDecoder((await openSource(blob)).source, prelude, { freshReads: true })
+      }
+      return makeDecoder(blob, prelude, { freshReads: true, blob: file })
     })()
     return ready.then(() => undefined)
   },
-  async decode(batch, convention) {
+  async decode(batch, convention, spare) {
     if (!ready) throw new Error('internal: decode worker used before open()')
-    const chunks = await decodeBatch(await ready, batch, convention)
+    const chunks = await decodeBatch(await ready, batch, convention, spare)
     return transfer(chunks, chunkBuffers(chunks))
   },
 }

@@ -1,7 +1,8 @@
 import type { ByteSource } from '../io/byteSource'
 import { chunkSpan, recordLayout } from '../rad/chunk'
 import type { RecordLayout } from '../rad/chunk'
-import { decodeChunk } from '../rad/decodeChunk'
+import { decodeChunk, decodeChunkInPlace } from '../rad/decodeChunk'
+import { RadError, fmtInt } from '../rad/errors'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { ChunkRequest } from './protocol'
 
@@ -9,10 +10,79 @@ export interface Decoder {
   source: ByteSource
   prelude: Prelude
   layout: RecordLayout
+  /** Every read of `source` returns fresh memory nobody else holds (Blob and Snappy sources do). */
+  freshReads: boolean
+  /** The file itself when `source` reads it unchanged: batches can then be read into a caller's spare buffer. */
+  blob: Blob | undefined
 }
 
-export function makeDecoder(source: ByteSource, prelude: Prelude): Decoder {
-  return { source, prelude, layout: recordLayout(prelude) }
+export function makeDecoder(
+  source: ByteSource,
+  prelude: Prelude,
+  opts: { freshReads?: boolean; blob?: Blob } = {},
+): Decoder {
+  return { source, prelude, layout: recordLayout(prelude), freshReads: opts.freshReads ?? false, blob: opts.blob }
+}
+
+/**
+ * Reads blob[offset, offset + length) into `into` (from its byte 0) with a
+ * BYOB reader, or returns undefined when the browser's Blob stream is not a
+ * byte stream. `into` is detached; the bytes come back on its memory.
+ */
+export async function readBlobInto(
+  blob: Blob,
+  offset: number,
+  length: number,
+  into: ArrayBuffer,
+): Promise<Uint8Array | undefined> {
+  let reader: ReadableStreamBYOBReader
+  try {
+    reader = blob
+      .slice(offset, offset + length)
+      .stream()
+      .getReader({ mode: 'byob' })
+  } catch {
+    return undefined
+  }
+  let buffer = into
+  let got = 0
+  try {
+    while (got < length) {
+      const { value, done } = await reader.read(new Uint8Array(buffer, got, length - got))
+      if (!value) break
+      buffer = value.buffer
+      got += value.byteLength
+      if (done) break
+    }
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e)
+    throw new RadError(
+      'READ_FAILED',
+      `could not read ${fmtInt(length)} bytes at byte ${fmtInt(offset)}: ${why} (was the file moved or changed?)`,
+      offset,
+    )
+  } finally {
+    reader.releaseLock()
+  }
+  return new Uint8Array(buffer, 0, got)
+}
+
+/**
+ * The bytes of one batch, and whether they are ours to overwrite: read into
+ * `spare` when it is large enough (no fresh memory: in Chromium, faulting in
+ * a fresh buffer costs the worker as much as the read itself), else fresh.
+ */
+async function readBatch(
+  decoder: Decoder,
+  start: number,
+  length: number,
+  spare: ArrayBuffer | undefined,
+): Promise<{ bytes: Uint8Array; owned: boolean }> {
+  if (decoder.blob && spare && spare.byteLength >= length) {
+    const bytes = await readBlobInto(decoder.blob, start, Math.min(length, decoder.blob.size - start), spare)
+    if (bytes) return { bytes, owned: true }
+  }
+  return { bytes: await decoder.source.read(start, length), owned: decoder.freshReads }
 }
 
 /**
@@ -21,29 +91,39 @@ export function makeDecoder(source: ByteSource, prelude: Prelude): Decoder {
  * decoded in batches), then each chunk decoded alone (RAD-FORMAT.md §4: chunks
  * are self-delimiting). A bad chunk ends the batch: the good ones before it
  * are returned, and if it is the first one its RadError is thrown.
+ *
+ * When the read buffer is ours, chunks are decoded in place
+ * (decodeChunkInPlace): the returned columns are views on that one buffer,
+ * which is what the caller transfers (and may hand back as `spare`).
+ * `timing`, when given, adds the time spent decoding (the benchmark's split).
  */
 export async function decodeBatch(
   decoder: Decoder,
   batch: readonly ChunkRequest[],
   convention: NbytesConvention,
+  spare?: ArrayBuffer,
+  timing?: { decodeMs: number },
 ): Promise<ChunkColumns[]> {
   const first = batch[0]
   const last = batch[batch.length - 1]
   if (!first || !last) return []
   const start = first.offset
   const end = last.offset + chunkSpan(last.nbytes, convention)
-  const bytes = await decoder.source.read(start, end - start)
+  const { bytes, owned } = await readBatch(decoder, start, end - start, spare)
+  const decode = owned ? decodeChunkInPlace : decodeChunk
   const out: ChunkColumns[] = []
+  const t0 = timing ? performance.now() : 0
   for (const req of batch) {
     const from = req.offset - start
     const span = chunkSpan(req.nbytes, convention)
     try {
       const chunkBytes = bytes.subarray(from, Math.min(bytes.length, from + span))
-      out.push(decodeChunk(chunkBytes, req.offset, req.chunk, decoder.prelude, convention, decoder.layout))
+      out.push(decode(chunkBytes, req.offset, req.chunk, decoder.prelude, convention, decoder.layout))
     } catch (e) {
       if (out.length === 0) throw e
       break
     }
   }
+  if (timing) timing.decodeMs += performance.now() - t0
   return out
 }

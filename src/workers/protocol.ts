@@ -105,6 +105,11 @@ export interface DecodeApi {
    * one ChunkColumns per request, in order; when chunk k > 0 of the batch is
    * bad, returns the k good ones before it (the caller asks again for the
    * rest), and when the first one is bad, throws its RadError.
+   *
+   * The columns of one call may share a buffer (they are views on the
+   * batch's bytes, decoded in place). `spare`, a buffer the caller is done
+   * with (transferred back, e.g. one an earlier call returned), is read into
+   * instead of fresh memory when it is large enough.
    */
-  decode(batch: ChunkRequest[], convention: NbytesConvention): Promise<ChunkColumns[]>
+  decode(batch: ChunkRequest[], convention: NbytesConvention, spare?: ArrayBuffer): Promise<ChunkColumns[]>
 }
