@@ -8,10 +8,13 @@ import type { Remote } from 'comlink'
 import '../../src/workers/comlinkErrors'
 import { BULK_DEPTH, DecodePool, bulkBatches } from '../../src/workers/decodePool'
 import type { ChunkRequest, IndexApi, OpenedFile, ScanSummary } from '../../src/workers/protocol'
+import type { WalkTiming } from '../../src/io/walkChunks'
 import type { ChunkIndex } from '../../src/rad/chunkIndex'
 import type { NbytesConvention, Prelude } from '../../src/rad/types'
 
 interface RawApi {
+  spinProbe(file: Blob, block: number, n: number, spinMs: number, sliceMs: number): Promise<number[]>
+  walk(file: Blob, check: boolean, blockSize?: number): Promise<{ ms: number; timing: WalkTiming }>
   readAll(file: Blob, block: number, depth: number, passes: number, sliced: boolean): Promise<number>
 }
 
@@ -45,8 +48,27 @@ function append(target: number[], values: ArrayLike<number>): void {
   for (let i = 0; i < values.length; i++) target.push(values[i] ?? 0)
 }
 
+async function spinProbe(block: number, n: number, spinMs: number, sliceMs = 0): Promise<number[]> {
+  const worker = new Worker(new URL('./raw.worker.ts', import.meta.url), { type: 'module' })
+  try {
+    return await wrap<RawApi>(worker).spinProbe(file(), block, n, spinMs, sliceMs)
+  } finally {
+    worker.terminate()
+  }
+}
+
+/** The index walk alone in a plain worker: what the walk costs apart from the index worker's messages. */
+async function walk(check: boolean, blockSize?: number): Promise<{ ms: number; timing: WalkTiming }> {
+  const worker = new Worker(new URL('./raw.worker.ts', import.meta.url), { type: 'module' })
+  try {
+    return await wrap<RawApi>(worker).walk(file(), check, blockSize)
+  } finally {
+    worker.terminate()
+  }
+}
+
 /** Runs the app's index worker over the whole file; keeps the index for decode(). */
-async function index(): Promise<{ ms: number; firstMs: number; summary: ScanSummary }> {
+async function index(checkBeside = false): Promise<{ ms: number; firstMs: number; summary: ScanSummary }> {
   const worker = new Worker(new URL('../../src/workers/index.worker.ts', import.meta.url), { type: 'module' })
   const api: Remote<IndexApi> = wrap<IndexApi>(worker)
   const got: Indexed = {
@@ -82,6 +104,7 @@ async function index(): Promise<{ ms: number; firstMs: number; summary: ScanSumm
         },
         progress: () => undefined,
       }),
+      { checkBeside },
     )
     const ms = performance.now() - started
     for (const slice of slices) {
@@ -181,4 +204,4 @@ async function decodeApart(
   }
 }
 
-Object.assign(window, { radBench: { rawRead, index, decode, ready: true } })
+Object.assign(window, { radBench: { rawRead, walk, spinProbe, index, decode, ready: true } })

@@ -235,7 +235,7 @@ interface CleanRun {
 const CLEAN_RUN_MAX = 4096
 const CLEAN_RUN_BYTES = 1 << 20
 /** Longest stretch of computing between yields to the thread's tasks, where the reads in flight make progress (yieldTask). */
-const YIELD_MS = 2
+const YIELD_MS = 1
 
 /**
  * The walk's hot path (issue 4: a collated file has a million chunks of ~60
