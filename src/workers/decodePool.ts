@@ -325,6 +325,7 @@ export class DecodePool {
             rest = rest.slice(1)
             continue
           }
+          if (failed) return
           if (cols.length === 0) throw new Error('internal: a decode call returned nothing')
           for (const c of cols) onChunk(c)
           for (const b of chunkBuffers(cols)) if (b.byteLength >= largest && spares.length < laneCount) spares.push(b)

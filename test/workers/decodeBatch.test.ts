@@ -1,4 +1,7 @@
 import { readFileSync } from 'node:fs'
+import { MessageChannel } from 'node:worker_threads'
+import { expose, transfer } from 'comlink'
+import type { Endpoint } from 'comlink'
 import { describe, expect, it } from 'vitest'
 import { BlobSource } from '../../src/io/blobSource'
 import { BytesSource } from '../../src/io/byteSource'
@@ -8,8 +11,10 @@ import { parsePrelude } from '../../src/rad/prelude'
 import type { ChunkColumns } from '../../src/rad/types'
 import { ChunkCache } from '../../src/workers/chunkCache'
 import { decodeBatch, makeDecoder, readBlobInto } from '../../src/workers/decodeBatch'
-import { BULK_BATCH_BYTES, bulkBatches } from '../../src/workers/decodePool'
-import type { ChunkRequest } from '../../src/workers/protocol'
+import type { Decoder } from '../../src/workers/decodeBatch'
+import { BULK_BATCH_BYTES, DecodePool, bulkBatches } from '../../src/workers/decodePool'
+import type { ChunkRequest, DecodeApi } from '../../src/workers/protocol'
+import { chunkBuffers } from '../../src/workers/transfer'
 import { SALMON_V3 } from '../helpers/fixtures'
 
 const file = new Uint8Array(readFileSync(SALMON_V3))
@@ -151,5 +156,68 @@ describe('ChunkCache', () => {
     expect(cache.byteLength).toBe(2000)
     cache.clear()
     expect(cache.byteLength).toBe(0)
+  })
+})
+
+/** A decode worker on a MessageChannel (decode.worker.ts's body), as far as DecodePool can tell. */
+function channelWorker(): Worker {
+  const { port1, port2 } = new MessageChannel()
+  let decoder: Decoder | undefined
+  const api: DecodeApi = {
+    open(blob, p) {
+      decoder = makeDecoder(new BlobSource(blob), p, { freshReads: true, blob })
+      return Promise.resolve()
+    },
+    async decode(batch, convention, spare) {
+      if (!decoder) throw new Error('open first')
+      const chunks = await decodeBatch(decoder, batch, convention, spare)
+      return transfer(chunks, chunkBuffers(chunks))
+    },
+  }
+  expose(api, port2 as unknown as Endpoint)
+  const worker = port1 as unknown as Worker & { terminate(): void }
+  worker.terminate = () => {
+    port1.close()
+  }
+  return worker
+}
+
+describe('DecodePool.bulk', () => {
+  it('hands every chunk to onChunk once, reports a bad one and goes on, and reads into buffers it gave back', async () => {
+    const reqs = requests()
+    const broken = file.slice()
+    const bad = reqs[1]
+    if (!bad) throw new Error('2 chunks expected')
+    const view = new DataView(broken.buffer)
+    view.setUint32(bad.offset + 4, view.getUint32(bad.offset + 4, true) + 1, true)
+    const pool = new DecodePool(new Blob([broken]), {
+      size: 2,
+      createWorker: channelWorker,
+      onWorkerFailed: () => undefined,
+    })
+    try {
+      pool.open(prelude, 'none')
+      pool.setConvention('header-inclusive')
+      // Chunks 0 and 2 over and over: each its own batch, so buffers are handed back and reused.
+      const spread = Array.from({ length: 12 }, (_, i) => reqs[(i % 2) * 2] as ChunkRequest)
+      const seen: number[] = []
+      const sizes = new Set<number>()
+      await pool.bulk(spread, (c) => {
+        expect(plain(c)).toEqual(expected(reqs[c.chunk] as ChunkRequest))
+        seen.push(c.chunk)
+        sizes.add(c.alnStart.buffer.byteLength)
+      })
+      expect(seen.sort((a, b) => a - b)).toEqual(spread.map((r) => r.chunk).sort((a, b) => a - b))
+      // Every batch was read into a spare of the largest batch's size, none into a fresh buffer of its own.
+      expect([...sizes]).toEqual([Math.max(...spread.map((r) => r.nbytes))])
+      const errors: number[] = []
+      const all: number[] = []
+      await pool.bulk(reqs, (c) => all.push(c.chunk), { onChunkError: (req) => errors.push(req.chunk) })
+      expect(errors).toEqual([1])
+      expect(all.sort((a, b) => a - b)).toEqual(reqs.filter((r) => r.chunk !== 1).map((r) => r.chunk))
+      await expect(pool.bulk(reqs, () => undefined)).rejects.toThrow(/chunk 1/)
+    } finally {
+      pool.dispose()
+    }
   })
 })
