@@ -223,10 +223,6 @@ export const RecordTable = memo(function RecordTable({
   }
 
   const margin = virtualizer.options.scrollMargin
-  // Rows are keyed by slot, not by record: a row scrolled out is reused for the one scrolled in,
-  // so React and the browser update a few text nodes instead of removing and creating elements.
-  // The rendered rows are a contiguous range, so index modulo their count is unique.
-  const slots = Math.max(1, items.length)
   return (
     <div className="record-table">
       <div
@@ -258,7 +254,7 @@ export const RecordTable = memo(function RecordTable({
             if (item.kind === 'alignment') {
               return (
                 <AlignmentRow
-                  key={`a${String(vi.index % slots)}`}
+                  key={`a${String(item.record)}-${String(item.alignment)}`}
                   record={item.record}
                   alignment={item.alignment}
                   naln={item.naln}
@@ -273,7 +269,7 @@ export const RecordTable = memo(function RecordTable({
             }
             return (
               <RecordRow
-                key={`r${String(vi.index % slots)}`}
+                key={`r${String(item.record)}`}
                 record={item.record}
                 chunk={k}
                 r={r}
