@@ -64,6 +64,12 @@ export interface WalkOptions {
   onProgress?: (p: ScanProgress) => void
   progressIntervalMs?: number
   blockSize?: number
+  /**
+   * Milliseconds the walk should stay paused now (0: go on). The page asks
+   * for pauses while the user scrolls, so that on a machine with few cores
+   * the walk does not take the CPU the page needs for its frames (issue 4).
+   */
+  held?: () => number
 }
 
 /** Where the walk's time went (the benchmark prints it: what bounds the index, issue 4). */
@@ -74,6 +80,8 @@ export interface WalkTiming {
   readWaitMs: number
   /** In yields: the thread's other tasks, such as the reads in flight taking in their bytes. */
   yieldMs: number
+  /** Paused at the page's request (`held`). */
+  heldMs: number
 }
 
 export interface ScanResult {
@@ -236,6 +244,12 @@ const CLEAN_RUN_MAX = 4096
 const CLEAN_RUN_BYTES = 1 << 20
 /** Longest stretch of computing between yields to the thread's tasks, where the reads in flight make progress (yieldTask). */
 const YIELD_MS = 1
+/** A pause asked for by `held` is re-checked at least this often. */
+const MAX_HOLD_MS = 250
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
 
 /**
  * The walk's hot path (issue 4: a collated file has a million chunks of ~60
@@ -318,7 +332,7 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
   let reported = 0
   let lastProgress = 0
   let lastYield = performance.now()
-  const timing: WalkTiming = { walkMs: 0, readWaitMs: 0, yieldMs: 0 }
+  const timing: WalkTiming = { walkMs: 0, readWaitMs: 0, yieldMs: 0, heldMs: 0 }
   /** Awaits a read, counting the time as waiting for bytes. */
   const waitFor = async (read: Promise<Uint8Array>): Promise<Uint8Array> => {
     const asked = performance.now()
@@ -328,14 +342,20 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
       timing.readWaitMs += performance.now() - asked
     }
   }
-  /** Yields to the thread's tasks when it has computed for YIELD_MS. */
+  /** Yields to the thread's tasks when it has computed for YIELD_MS, and stays paused while `held` asks. */
   const pause = async (): Promise<void> => {
     if (performance.now() - lastYield < YIELD_MS) return
     const asked = performance.now()
+    for (let hold = opts.held?.() ?? 0; hold > 0; hold = opts.held?.() ?? 0) {
+      await sleep(Math.min(hold, MAX_HOLD_MS))
+      throwIfAborted(signal)
+    }
+    const resumed = performance.now()
+    timing.heldMs += resumed - asked
     await yieldTask()
     throwIfAborted(signal)
     lastYield = performance.now()
-    timing.yieldMs += lastYield - asked
+    timing.yieldMs += lastYield - resumed
   }
   let alignments = 0
   let badChunks = 0

@@ -180,8 +180,12 @@ export const RecordTable = memo(function RecordTable({
     [toggle],
   )
 
-  /** Slides the window when the view nears either end of it, keeping the exact scroll position. */
+  /**
+   * Holds the index walk while the user scrolls (client.ts holdIndex), and slides the window
+   * when the view nears either end of it, keeping the exact scroll position.
+   */
   const onScroll = () => {
+    session.holdIndex()
     const el = scroller.current
     if (!el || pending.current) return
     const topRow = Math.floor(el.scrollTop / ROW_HEIGHT)

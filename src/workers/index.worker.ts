@@ -11,7 +11,16 @@ import { batchBuffers } from './recordChecks'
 import type { CheckResult } from './recordChecks'
 import { scanFile } from './scanFile'
 
-const jobs = new Map<number, AbortController>()
+interface Job {
+  controller: AbortController
+  /** performance.now() until which the walk stays paused (holdFor). */
+  holdUntil: number
+}
+
+const jobs = new Map<number, Job>()
+
+/** The longest pause one holdFor call can ask for: a page that stops asking lets the walk go on soon. */
+const MAX_HOLD_MS = 1000
 
 /** A batch without an answer for this long means the checker is gone (one takes milliseconds). */
 const CHECK_TIMEOUT_MS = 30_000
@@ -79,7 +88,8 @@ function remoteChecker(prelude: Prelude): RecordChecker | undefined {
 const api = {
   async scan(file: Blob, jobId: number, events: Remote<ScanEvents>, options?: ScanRequest): Promise<ScanSummary> {
     const controller = new AbortController()
-    jobs.set(jobId, controller)
+    const job: Job = { controller, holdUntil: 0 }
+    jobs.set(jobId, job)
     try {
       const summary = await scanFile(
         file,
@@ -89,7 +99,11 @@ const api = {
           index: (added, convention, buffers) => events.index(transfer(added, buffers), convention),
           progress: (p) => events.progress(p),
         },
-        { signal: controller.signal, checker: options?.checkBeside ? remoteChecker : undefined },
+        {
+          signal: controller.signal,
+          checker: options?.checkBeside ? remoteChecker : undefined,
+          held: () => Math.max(0, job.holdUntil - performance.now()),
+        },
       )
       const head = summary.salvage?.head.buffer
       return head instanceof ArrayBuffer ? transfer(summary, [head]) : summary
@@ -98,7 +112,11 @@ const api = {
     }
   },
   cancel(jobId: number): void {
-    jobs.get(jobId)?.abort()
+    jobs.get(jobId)?.controller.abort()
+  },
+  holdFor(jobId: number, ms: number): void {
+    const job = jobs.get(jobId)
+    if (job) job.holdUntil = performance.now() + Math.min(ms, MAX_HOLD_MS)
   },
   ping(): number {
     return jobs.size

@@ -86,6 +86,12 @@ export interface IndexApi {
   scan(file: Blob, jobId: number, events: ScanEvents, options?: ScanRequest): Promise<ScanSummary>
   /** Stops scan `jobId` at its next read; the chunks found so far stay indexed. */
   cancel(jobId: number): void
+  /**
+   * Pauses scan `jobId`'s walk for the next `ms` (at most 1 s): the page asks
+   * while the user scrolls, so its frames get the CPU on a machine with few
+   * cores (issue 4). Later calls extend or shorten the pause.
+   */
+  holdFor(jobId: number, ms: number): void
   /** Answers at once: the page's heartbeat, to notice a worker that died without an error event. */
   ping(): number
 }

@@ -37,6 +37,8 @@ export interface ScanOptions {
    * records are checked inside the walk, on this thread.
    */
   checker?: (prelude: Prelude) => RecordChecker | undefined
+  /** How long the walk should stay paused now: the page holds it while the user scrolls (walkChunks). */
+  held?: () => number
 }
 
 /** What the walk and the record checks found, in file order. */
@@ -153,6 +155,7 @@ export async function scanFile(file: Blob | ByteSource, sink: ScanSink, opts: Sc
       signal,
       ...(beside ? { onChunk: beside.add } : { check: makeCheckPlan(prelude, inferSemantics(prelude)) }),
       progressIntervalMs: 100,
+      ...(opts.held ? { held: opts.held } : {}),
       onIndex: (added, convention) => {
         // The first chunks were sent already: pass on only what is new.
         const cut = Math.min(skip, added.count)

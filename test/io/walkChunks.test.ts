@@ -102,6 +102,26 @@ describe('chunk index', () => {
     expect(last).toMatchObject({ bytesScanned: bytes.length, bytesTotal: bytes.length, chunks: 3000, records: 3000 })
   })
 
+  it('pauses while `held` asks, and the index is the same', async () => {
+    // 200,000 one-record chunks: long enough a walk (several ms) to pass its yield points.
+    const one = buildRad(numbered(1, 1))
+    const chunk = one.bytes.subarray(one.layout.chunks[0]!.offset)
+    const head = one.bytes.slice(0, one.layout.chunks[0]!.offset)
+    const n = 200_000
+    const bytes = new Uint8Array(head.length + n * chunk.length)
+    bytes.set(head)
+    for (let k = 0; k < n; k++) bytes.set(chunk, head.length + k * chunk.length)
+    new DataView(bytes.buffer).setBigUint64(one.layout.numChunksOffset, BigInt(n), true)
+    const { source, prelude } = await open(bytes)
+    let asks = 0
+    const held = (): number => (asks++ < 3 ? 20 : 0)
+    const scan = await walkChunks(source, prelude, { held })
+    expect(scan.error).toBeUndefined()
+    expect(scan.index.count).toBe(n)
+    expect(asks).toBeGreaterThan(3)
+    expect(scan.timing.heldMs).toBeGreaterThanOrEqual(55)
+  })
+
   it('an aborted walk rejects', async () => {
     const { bytes } = buildRad(numbered(5, 1))
     const { source, prelude } = await open(bytes)
