@@ -46,3 +46,46 @@ export class BlobSource implements ByteSource {
     return new Uint8Array(buffer)
   }
 }
+
+/**
+ * Reads blob[offset, offset + length) into `into` (from its byte 0) with a
+ * BYOB reader, or returns undefined when the browser's Blob stream is not a
+ * byte stream. `into` is detached; the bytes come back on its memory.
+ */
+export async function readBlobInto(
+  blob: Blob,
+  offset: number,
+  length: number,
+  into: ArrayBuffer,
+): Promise<Uint8Array | undefined> {
+  let reader: ReadableStreamBYOBReader
+  try {
+    reader = blob
+      .slice(offset, offset + length)
+      .stream()
+      .getReader({ mode: 'byob' })
+  } catch {
+    return undefined
+  }
+  let buffer = into
+  let got = 0
+  try {
+    while (got < length) {
+      const { value, done } = await reader.read(new Uint8Array(buffer, got, length - got))
+      if (!value) break
+      buffer = value.buffer
+      got += value.byteLength
+      if (done) break
+    }
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e)
+    throw new RadError(
+      'READ_FAILED',
+      `could not read ${fmtInt(length)} bytes at byte ${fmtInt(offset)}: ${why} (was the file moved or changed?)`,
+      offset,
+    )
+  } finally {
+    reader.releaseLock()
+  }
+  return new Uint8Array(buffer, 0, got)
+}

@@ -1,8 +1,8 @@
+import { readBlobInto } from '../io/blobSource'
 import type { ByteSource } from '../io/byteSource'
 import { chunkSpan, recordLayout } from '../rad/chunk'
 import type { RecordLayout } from '../rad/chunk'
 import { decodeChunk, decodeChunkInPlace } from '../rad/decodeChunk'
-import { RadError, fmtInt } from '../rad/errors'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { ChunkRequest } from './protocol'
 
@@ -22,49 +22,6 @@ export function makeDecoder(
   opts: { freshReads?: boolean; blob?: Blob } = {},
 ): Decoder {
   return { source, prelude, layout: recordLayout(prelude), freshReads: opts.freshReads ?? false, blob: opts.blob }
-}
-
-/**
- * Reads blob[offset, offset + length) into `into` (from its byte 0) with a
- * BYOB reader, or returns undefined when the browser's Blob stream is not a
- * byte stream. `into` is detached; the bytes come back on its memory.
- */
-export async function readBlobInto(
-  blob: Blob,
-  offset: number,
-  length: number,
-  into: ArrayBuffer,
-): Promise<Uint8Array | undefined> {
-  let reader: ReadableStreamBYOBReader
-  try {
-    reader = blob
-      .slice(offset, offset + length)
-      .stream()
-      .getReader({ mode: 'byob' })
-  } catch {
-    return undefined
-  }
-  let buffer = into
-  let got = 0
-  try {
-    while (got < length) {
-      const { value, done } = await reader.read(new Uint8Array(buffer, got, length - got))
-      if (!value) break
-      buffer = value.buffer
-      got += value.byteLength
-      if (done) break
-    }
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e)
-    throw new RadError(
-      'READ_FAILED',
-      `could not read ${fmtInt(length)} bytes at byte ${fmtInt(offset)}: ${why} (was the file moved or changed?)`,
-      offset,
-    )
-  } finally {
-    reader.releaseLock()
-  }
-  return new Uint8Array(buffer, 0, got)
 }
 
 /**
