@@ -1,4 +1,4 @@
-import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout, u32le } from '../rad/chunk'
+import { CHUNK_HEADER_BYTES, LITTLE_ENDIAN_HOST, chunkSpan, recordLayout, u32le } from '../rad/chunk'
 import type { RecordLayout } from '../rad/chunk'
 import { ChunkIndexBuilder } from '../rad/chunkIndex'
 import type { ChunkIndex } from '../rad/chunkIndex'
@@ -9,7 +9,7 @@ import { isChunkLocal, issueFromError } from '../rad/integrity'
 import type { IntegrityIssue } from '../rad/integrity'
 import { RAD_MAGIC } from '../rad/prelude'
 import type { NbytesConvention, Prelude } from '../rad/types'
-import { checkChunk, scanWords, wordScanOk } from '../rad/valueChecks'
+import { checkChunk, scanWords } from '../rad/valueChecks'
 import type { CheckPlan } from '../rad/valueChecks'
 import type { ByteSource } from './byteSource'
 import { throwIfAborted } from './byteSource'
@@ -405,7 +405,7 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
     return bytes
   }
   // The hot path needs plain records it can scan as words, and nobody asking for each chunk's bytes.
-  const cleanRuns = prelude.codec === 'none' && wordScanOk && !onChunk && (!check || check.words !== undefined)
+  const cleanRuns = prelude.codec === 'none' && LITTLE_ENDIAN_HOST && !onChunk && (!check || check.words !== undefined)
   const run: CleanRun = { k: 0, pos, alignments: 0 }
   const sizes = { file: size, headerExtra: chunkSpan(0, convention), minRecordBytes: layout.minRecordBytes }
   const kEnd = prelude.numChunks === 0 ? Infinity : prelude.numChunks

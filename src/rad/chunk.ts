@@ -233,7 +233,14 @@ function fillFixed(walk: RecordWalk, layout: RecordLayout, view: DataView, total
   return [readColumns, alnColumns]
 }
 
-const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1
+/** Whether this host stores numbers little-endian, as RAD does (every browser host does). */
+export const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1
+
+/** `bytes` as u32 words (RAD's little-endian u32s) when the host is little-endian and they sit on a 4-byte boundary. */
+export function alignedWords(bytes: Uint8Array): Uint32Array | undefined {
+  if (!LITTLE_ENDIAN_HOST || bytes.byteOffset % 4 !== 0 || bytes.length % 4 !== 0) return undefined
+  return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4)
+}
 
 /**
  * Fast path for layouts made only of u32 tags (salmon/piscem scRNA: b, u,
@@ -301,9 +308,9 @@ function fillWords(
 
 function decodeWordsU32(p: ChunkPayload, layout: RecordLayout): ChunkColumns | undefined {
   const allU32 = (tags: readonly TagDesc[]): boolean => tags.every((t) => t.type.id === TYPE_ID.u32)
-  if (!LITTLE_ENDIAN_HOST || p.bytes.byteOffset % 4 !== 0 || p.bytes.length % 4 !== 0) return undefined
   if (layout.alnTags.length === 0 || !allU32(layout.readTags) || !allU32(layout.alnTags)) return undefined
-  const words = new Uint32Array(p.bytes.buffer, p.bytes.byteOffset, p.bytes.length / 4)
+  const words = alignedWords(p.bytes)
+  if (!words) return undefined
   const nrec = p.nrec
   const nRead = layout.readTags.length
   const nAln = layout.alnTags.length
@@ -428,11 +435,11 @@ export function decodeRecordsInPlace(
   layout: RecordLayout,
 ): ChunkColumns | undefined {
   const allU32 = (tags: readonly TagDesc[]): boolean => tags.every((t) => t.type.id === TYPE_ID.u32)
-  if (!LITTLE_ENDIAN_HOST || chunkBytes.byteOffset % 4 !== 0 || chunkBytes.length % 4 !== 0) return undefined
   if (layout.alnTags.length === 0 || !allU32(layout.readTags) || !allU32(layout.alnTags)) return undefined
+  const cw = alignedWords(chunkBytes)
+  if (!cw) return undefined
   const buffer = chunkBytes.buffer
   const base = chunkBytes.byteOffset
-  const cw = new Uint32Array(buffer, base, chunkBytes.length / 4)
   const { nrec } = p
   const nRead = layout.readTags.length
   const nAln = layout.alnTags.length

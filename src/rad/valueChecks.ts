@@ -1,4 +1,4 @@
-import { checkRecordCount, overrun, recordLayout, underrun } from './chunk'
+import { alignedWords, checkRecordCount, overrun, recordLayout, underrun } from './chunk'
 import type { ChunkPayload, RecordLayout } from './chunk'
 import { Cursor } from './cursor'
 import { RadError, fmtInt } from './errors'
@@ -154,14 +154,6 @@ function sequenceTooWide(value: number | bigint, len: number): boolean {
   return 2 * len < 32 && value >>> (2 * len) !== 0
 }
 
-const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1
-
-/** The payload as u32 words when it is 4-byte aligned in its buffer (and the host little-endian). */
-function payloadWords(p: ChunkPayload): Uint32Array | undefined {
-  if (!LITTLE_ENDIAN_HOST || p.bytes.byteOffset % 4 !== 0 || p.bytes.length % 4 !== 0) return undefined
-  return new Uint32Array(p.bytes.buffer, p.bytes.byteOffset, p.bytes.length / 4)
-}
-
 /**
  * Fastest path, for records of whole u32 words (salmon/piscem scRNA: 12 + 4·naln
  * bytes), on `words[from, to)` of a buffer the caller already holds as words
@@ -169,8 +161,8 @@ function payloadWords(p: ChunkPayload): Uint32Array | undefined {
  * It only *detects* trouble — overrun, bits above a sequence's 2·len, a
  * reference id ≥ ref_count — and returns the chunk's alignment count, or -1 to
  * ask for the precise DataView pass, which says which record is wrong and where.
- * Words [from, to) must lie inside `words`. Little-endian hosts only (see
- * `wordScanOk`).
+ * Words [from, to) must lie inside `words`. Little-endian hosts only
+ * (LITTLE_ENDIAN_HOST in chunk.ts).
  */
 export function scanWords(words: Uint32Array, from: number, to: number, nrec: number, plan: CheckPlan): number {
   const layout = plan.words
@@ -349,10 +341,7 @@ function checkGeneric(p: ChunkPayload, layout: RecordLayout, plan: CheckPlan): n
 export function checkChunk(p: ChunkPayload, layout: RecordLayout, plan: CheckPlan): number {
   checkRecordCount(p, layout)
   if (layout.readStride < 0 || layout.alnStride < 0) return checkGeneric(p, layout, plan)
-  const words = plan.words ? payloadWords(p) : undefined
+  const words = plan.words ? alignedWords(p.bytes) : undefined
   const fast = words ? scanWords(words, 0, words.length, p.nrec, plan) : -1
   return fast >= 0 ? fast : checkFixed(p, layout, plan)
 }
-
-/** Whether scanWords may be used on this host (little-endian, as every browser host is). */
-export const wordScanOk = LITTLE_ENDIAN_HOST
