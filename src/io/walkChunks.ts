@@ -22,12 +22,14 @@ export const MAX_CHUNK_BYTES = 1 << 30
 /** Chunk 0 is measured to detect the nbytes convention (§4.2) only up to this size. */
 const MAX_CONVENTION_PROBE = 64 << 20
 /**
- * Streaming reads: blocks grow to 32 MiB; 3 windows (the one being walked and
- * two reads in flight). Measured in this machine's Chromium (bench/): one
- * 16 MiB read at a time gives ~0.45–0.7 GB/s, 16 MiB×4 ~0.8–1.2, 64 MiB×2
- * ~0.9–1.3. 96 MiB in flight keeps the renderer's peak low (issue 4).
+ * Streaming reads: blocks grow to 16 MiB; 3 windows (the one being walked and
+ * two reads in flight). Measured in this machine's Chromium (bench/): with the
+ * walk yielding (yieldTask) the reads progress while it computes, and 16 MiB
+ * blocks index as fast as 32 MiB ones (0.58–0.59 against 0.54–0.69 GB/s,
+ * back to back) for half the memory: the renderer's peak while indexing
+ * 5 GiB was 297 MiB above idle with 32 MiB × 3 (goal < 300, issue 4).
  */
-export const DEFAULT_BLOCK = 32 << 20
+export const DEFAULT_BLOCK = 16 << 20
 const READS_IN_FLIGHT = 3
 /**
  * Above this average chunk size, hop from header to header instead of
