@@ -33,24 +33,26 @@ export class IndexStore {
     return slice ? [slice, chunk - (this.starts[s] ?? 0)] : undefined
   }
 
-  offset(chunk: number): number {
+  /** One column of the index at `chunk`, or 0 past its end. */
+  private field(column: 'offset' | 'nbytes' | 'nrec' | 'firstRecord', chunk: number): number {
     const hit = this.at(chunk)
-    return hit ? (hit[0].offset[hit[1]] ?? 0) : 0
+    return hit ? (hit[0][column][hit[1]] ?? 0) : 0
+  }
+
+  offset(chunk: number): number {
+    return this.field('offset', chunk)
   }
 
   nbytes(chunk: number): number {
-    const hit = this.at(chunk)
-    return hit ? (hit[0].nbytes[hit[1]] ?? 0) : 0
+    return this.field('nbytes', chunk)
   }
 
   nrec(chunk: number): number {
-    const hit = this.at(chunk)
-    return hit ? (hit[0].nrec[hit[1]] ?? 0) : 0
+    return this.field('nrec', chunk)
   }
 
   firstRecord(chunk: number): number {
-    const hit = this.at(chunk)
-    return hit ? (hit[0].firstRecord[hit[1]] ?? 0) : 0
+    return this.field('firstRecord', chunk)
   }
 
   /** The chunk holding global record `record`, or -1. */
