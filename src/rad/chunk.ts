@@ -2,36 +2,38 @@
  * The chunk and record layout (RAD-FORMAT.md §4–5): the chunk header, the
  * per-file record layout, and the faults every record pass reports alike.
  *
- * Which pass reads a chunk's records depends on the layout. Each column lists
- * the paths fastest first; a fast path that meets anything unexpected gives
- * up and the next one re-reads the chunk and reports the fault precisely.
+ * Which pass reads a chunk's records depends on the layout. Each cell lists
+ * the paths fastest first; a fast path that does not apply, or meets
+ * anything unexpected, steps aside and the next one re-reads the chunk
+ * (the exact paths are the only ones that say which record and byte).
  *
- * | layout (read + alignment tags)     | e.g.                       | decode                    | check                    |
- * | ---------------------------------- | -------------------------- | ------------------------- | ------------------------ |
- * | all u32, one alignment tag         | salmon/piscem scRNA        | in place, words (scRNA)   | words (one per alignment)|
- * | all u32, several alignment tags    | piscem sc_rna_pos          | in place, words (general) | words (any stride)       |
- * | fixed width, whole u32 words¹      | sc long-read (i32 score)   | exact fixed               | words (any stride)       |
- * | fixed width, other                 | bulk (u8), multi-bc (u64)  | exact fixed               | exact fixed              |
- * | any string or array tag            | —                          | exact generic             | exact generic            |
+ * | layout (read + alignment tags) | e.g.                     | decode                 | check                     |
+ * | ------------------------------ | ------------------------ | ---------------------- | ------------------------- |
+ * | all u32, one alignment tag     | salmon/piscem scRNA      | in place, words, fixed | words (one-word), fixed   |
+ * | all u32, more alignment tags   | piscem sc_rna_pos        | in place, words, fixed | words (any stride), fixed |
+ * | fixed width, whole u32 words¹  | sc long-read (i32 score) | fixed                  | words (any stride), fixed |
+ * | fixed width, other             | bulk/ATAC (u8), multi-bc | fixed                  | fixed                     |
+ * | any string or array tag        | —                        | generic                | generic                   |
  *
  * Decode (chunk → columns; decodeChunk.ts picks, for the decode worker, the
  * CLI and the first rows):
  * - in place: decodeInPlace.ts, a plain chunk on a 4-byte boundary whose bytes
  *   the caller gives up (the decode worker's own read buffer);
  * - words: decodeWords.ts, the payload on a 4-byte boundary;
- * - exact fixed / generic: decodeExact.ts, a DataView or a Cursor walk, and
- *   the only paths that explain a fault.
+ * - fixed / generic: decodeExact.ts, the exact paths: a DataView walk when
+ *   every tag is fixed-width, else a Cursor walk.
  *
  * Check (exact fill, reference ids, 2-bit widths §7.8; all in valueChecks.ts):
  * - words: scanWords, over whole blocks of clean chunks in the index walk
  *   (walkCleanRun, src/io/walkChunks.ts), or one chunk at a time through
  *   checkChunk (the checker worker, src/workers/recordChecks.ts, and the
  *   walk's careful path);
- * - exact fixed / generic: checkFixed (DataView) or checkGeneric (Cursor),
- *   reached through checkChunk.
+ * - fixed / generic: checkFixed (DataView) or checkGeneric (Cursor), through
+ *   checkChunk.
  *
- * ¹ 4-byte types at word offsets, at most two 2-bit sequences, both u32
- *   (valueChecks.ts wordLayout).
+ * ¹ Records and alignments of whole words, the reference id a u32 at a word
+ *   offset, and at most two 2-bit sequences, both u32 (valueChecks.ts
+ *   wordLayout).
  */
 import { RadError, fmtInt } from './errors'
 import { fixedStride, fixedWidth } from './tags'
