@@ -59,34 +59,38 @@ export class Cursor {
     return this.pos - this.base
   }
 
-  skip(n: number): void {
-    this.need(n)
+  /** Checks `n` bytes are there, moves past them, and returns the window index where they start. */
+  private take(n: number): number {
+    const i = this.need(n)
     this.pos += n
+    return i
+  }
+
+  skip(n: number): void {
+    this.take(n)
   }
 
   u8(): number {
-    const i = this.need(1)
-    this.pos += 1
-    return this.view.getUint8(i)
+    return this.view.getUint8(this.take(1))
   }
 
   u16(): number {
-    const i = this.need(2)
-    this.pos += 2
-    return this.view.getUint16(i, true)
+    return this.view.getUint16(this.take(2), true)
   }
 
   u32(): number {
-    const i = this.need(4)
-    this.pos += 4
-    return this.view.getUint32(i, true)
+    return this.view.getUint32(this.take(4), true)
+  }
+
+  /** A u64 value as a bigint (tag values, §3); counts and sizes use u64Number. */
+  u64(): bigint {
+    return this.view.getBigUint64(this.take(8), true)
   }
 
   /** A u64 that must fit a Number exactly (counts, sizes): hi*2^32+lo. */
   u64Number(what: string): number {
     const at = this.pos
-    const i = this.need(8)
-    this.pos += 8
+    const i = this.take(8)
     const lo = this.view.getUint32(i, true)
     const hi = this.view.getUint32(i + 4, true)
     if (hi >= 0x200000) {
@@ -100,9 +104,43 @@ export class Cursor {
     return hi * TWO_32 + lo
   }
 
+  /** u128 (§3): two little-endian u64 halves, low first. */
+  u128(): bigint {
+    const i = this.take(16)
+    return (this.view.getBigUint64(i + 8, true) << 64n) | this.view.getBigUint64(i, true)
+  }
+
+  i8(): number {
+    return this.view.getInt8(this.take(1))
+  }
+
+  i16(): number {
+    return this.view.getInt16(this.take(2), true)
+  }
+
+  i32(): number {
+    return this.view.getInt32(this.take(4), true)
+  }
+
+  i64(): bigint {
+    return this.view.getBigInt64(this.take(8), true)
+  }
+
+  /** i128 (§3): a u128 read as two's complement. */
+  i128(): bigint {
+    return BigInt.asIntN(128, this.u128())
+  }
+
+  f32(): number {
+    return this.view.getFloat32(this.take(4), true)
+  }
+
+  f64(): number {
+    return this.view.getFloat64(this.take(8), true)
+  }
+
   bytesOf(n: number): Uint8Array {
-    const i = this.need(n)
-    this.pos += n
+    const i = this.take(n)
     return this.bytes.subarray(i, i + n)
   }
 

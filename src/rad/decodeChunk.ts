@@ -1,14 +1,14 @@
-import {
-  CHUNK_HEADER_BYTES,
-  chunkSpan,
-  u32le,
-  decodeRecords,
-  decodeRecordsInPlace,
-  measureRecords,
-  recordLayout,
-} from './chunk'
+/**
+ * One chunk from its on-disk bytes to columns (RAD-FORMAT.md §4–6): the one
+ * place that picks a decode path (the table is in chunk.ts).
+ */
+import { CHUNK_HEADER_BYTES, checkRecordCount, chunkSpan, recordLayout, u32le } from './chunk'
 import type { ChunkPayload, RecordLayout } from './chunk'
 import { decompressChunk } from './codec'
+import { decodeExact, measureRecords } from './decodeExact'
+import { decodeRecordsInPlace } from './decodeInPlace'
+import type { InPlaceScratch } from './decodeInPlace'
+import { decodeWordsU32 } from './decodeWords'
 import { RadError, fmtInt } from './errors'
 import type { ChunkColumns, NbytesConvention, Prelude } from './types'
 
@@ -39,6 +39,16 @@ export function chunkPayload(
 }
 
 /**
+ * Decodes a chunk's (decompressed) record bytes into columns, checking that
+ * the records fill the payload exactly (§5.4, on every chunk): the u32 word
+ * path when it applies, else (and for every faulty chunk) the exact path.
+ */
+export function decodeRecords(p: ChunkPayload, layout: RecordLayout): ChunkColumns {
+  checkRecordCount(p, layout)
+  return decodeWordsU32(p, layout) ?? decodeExact(p, layout)
+}
+
+/**
  * Decodes one chunk given its on-disk bytes (RAD-FORMAT.md §4–6): header,
  * optional decompression, records into columns, exact-fill check.
  */
@@ -56,9 +66,10 @@ export function decodeChunk(
 /**
  * decodeChunk for bytes the caller owns and gives up: a plain chunk of an
  * all-u32 layout is decoded by rearranging its own bytes into the columns
- * (chunk.ts decodeRecordsInPlace), which then share `chunkBytes`' buffer.
- * Anything else, including every faulty chunk (its bytes are left intact
- * for the precise report), goes through decodeChunk.
+ * (decodeInPlace.ts), which then share `chunkBytes`' buffer; `scratch` is
+ * the caller's, reused across chunks. Anything else, including every faulty
+ * chunk (its bytes are left intact for the precise report), goes through
+ * decodeChunk.
  */
 export function decodeChunkInPlace(
   chunkBytes: Uint8Array,
@@ -66,14 +77,15 @@ export function decodeChunkInPlace(
   chunk: number,
   prelude: Prelude,
   convention: NbytesConvention,
-  layout: RecordLayout = recordLayout(prelude),
+  layout: RecordLayout,
+  scratch: InPlaceScratch,
 ): ChunkColumns {
   if (prelude.codec === 'none' && chunkBytes.length >= CHUNK_HEADER_BYTES) {
     const nbytes = u32le(chunkBytes, 0)
     const span = chunkSpan(nbytes, convention)
     if (span === chunkBytes.length) {
       const nrec = u32le(chunkBytes, 4)
-      const cols = decodeRecordsInPlace(chunkBytes, { chunk, offset, nbytes, nrec }, layout)
+      const cols = decodeRecordsInPlace(chunkBytes, { chunk, offset, nbytes, nrec }, layout, scratch)
       if (cols) return cols
     }
   }

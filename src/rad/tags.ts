@@ -64,17 +64,6 @@ function minWidth(id: number): number {
   return FIXED_WIDTH[id] ?? 1
 }
 
-const TWO_64 = 1n << 64n
-
-function readU128(cur: Cursor, signed: boolean): bigint {
-  const i = cur.need(16)
-  cur.pos += 16
-  const lo = cur.view.getBigUint64(i, true)
-  const hi = cur.view.getBigUint64(i + 8, true)
-  const value = (hi << 64n) | lo
-  return signed && hi >= 1n << 63n ? value - TWO_64 * TWO_64 : value
-}
-
 /** Reads a scalar (non-array) value of type id `id` (§3). */
 function readScalar(cur: Cursor, id: number): TagValue {
   switch (id) {
@@ -87,47 +76,26 @@ function readScalar(cur: Cursor, id: number): TagValue {
       return cur.u16()
     case TYPE_ID.u32:
       return cur.u32()
-    case TYPE_ID.u64: {
-      const i = cur.need(8)
-      cur.pos += 8
-      return cur.view.getBigUint64(i, true)
-    }
-    case TYPE_ID.f32: {
-      const i = cur.need(4)
-      cur.pos += 4
-      return cur.view.getFloat32(i, true)
-    }
-    case TYPE_ID.f64: {
-      const i = cur.need(8)
-      cur.pos += 8
-      return cur.view.getFloat64(i, true)
-    }
+    case TYPE_ID.u64:
+      return cur.u64()
+    case TYPE_ID.f32:
+      return cur.f32()
+    case TYPE_ID.f64:
+      return cur.f64()
     case TYPE_ID.string:
       return cur.str16()
     case TYPE_ID.u128:
-      return readU128(cur, false)
-    case TYPE_ID.i8: {
-      const i = cur.need(1)
-      cur.pos += 1
-      return cur.view.getInt8(i)
-    }
-    case TYPE_ID.i16: {
-      const i = cur.need(2)
-      cur.pos += 2
-      return cur.view.getInt16(i, true)
-    }
-    case TYPE_ID.i32: {
-      const i = cur.need(4)
-      cur.pos += 4
-      return cur.view.getInt32(i, true)
-    }
-    case TYPE_ID.i64: {
-      const i = cur.need(8)
-      cur.pos += 8
-      return cur.view.getBigInt64(i, true)
-    }
+      return cur.u128()
+    case TYPE_ID.i8:
+      return cur.i8()
+    case TYPE_ID.i16:
+      return cur.i16()
+    case TYPE_ID.i32:
+      return cur.i32()
+    case TYPE_ID.i64:
+      return cur.i64()
     case TYPE_ID.i128:
-      return readU128(cur, true)
+      return cur.i128()
     default:
       throw new Error(`internal: readScalar on type id ${String(id)}`)
   }
@@ -137,7 +105,7 @@ function readScalar(cur: Cursor, id: number): TagValue {
 function readArrayCount(cur: Cursor, type: TagType): number {
   const at = cur.pos
   const raw = readScalar(cur, type.lengthType ?? TYPE_ID.u32)
-  const count = typeof raw === 'bigint' ? Number(raw) : Number(raw)
+  const count = Number(raw)
   if (!Number.isSafeInteger(count) || count < 0) {
     throw new RadError(
       'BAD_VALUE',

@@ -3,6 +3,7 @@ import type { ByteSource } from '../io/byteSource'
 import { chunkSpan, recordLayout } from '../rad/chunk'
 import type { RecordLayout } from '../rad/chunk'
 import { decodeChunk, decodeChunkInPlace } from '../rad/decodeChunk'
+import { InPlaceScratch } from '../rad/decodeInPlace'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { ChunkRequest } from './protocol'
 
@@ -42,6 +43,9 @@ async function readBatch(
   return { bytes: await decoder.source.read(start, length), owned: decoder.freshReads }
 }
 
+/** The in-place decode's scratch: one per worker, reused by every batch (decodes are synchronous). */
+const inPlaceScratch = new InPlaceScratch()
+
 /**
  * The decode worker's body: one read covering a run of back-to-back chunks
  * (a Comlink call costs ~0.14 ms and a Blob read ~0.8 ms, so tiny chunks are
@@ -67,7 +71,7 @@ export async function decodeBatch(
   const start = first.offset
   const end = last.offset + chunkSpan(last.nbytes, convention)
   const { bytes, owned } = await readBatch(decoder, start, end - start, spare)
-  const decode = owned ? decodeChunkInPlace : decodeChunk
+  const { prelude, layout } = decoder
   const out: ChunkColumns[] = []
   const t0 = timing ? performance.now() : 0
   for (const req of batch) {
@@ -75,7 +79,11 @@ export async function decodeBatch(
     const span = chunkSpan(req.nbytes, convention)
     try {
       const chunkBytes = bytes.subarray(from, Math.min(bytes.length, from + span))
-      out.push(decode(chunkBytes, req.offset, req.chunk, decoder.prelude, convention, decoder.layout))
+      out.push(
+        owned
+          ? decodeChunkInPlace(chunkBytes, req.offset, req.chunk, prelude, convention, layout, inPlaceScratch)
+          : decodeChunk(chunkBytes, req.offset, req.chunk, prelude, convention, layout),
+      )
     } catch (e) {
       if (out.length === 0) throw e
       break
