@@ -212,12 +212,19 @@ class ChunkScan {
         throw missingChunksError(this.k, this.prelude.numChunks, this.pos)
       }
       // The careful path, one chunk: from the block in hand when it holds the chunk, else read.
-      const k = this.k
+      const { k, pos } = this
       const held = block ?? (await this.readHeader())
-      const span = this.checkHeader(held)
-      const verdict = this.needBytes ? this.visit(this.inHand(held, span) ?? (await this.readChunk(span))) : undefined
+      const at = pos - held.start
+      const nbytes = u32le(held.bytes, at)
+      const nrec = u32le(held.bytes, at + 4)
+      const span = checkChunkHeader(this.bounds, k, pos, nbytes, nrec)
+      const verdict = this.needBytes
+        ? this.visit(this.inHand(held, at, span) ?? (await this.readChunk(span)))
+        : undefined
       const stop = (verdict instanceof Promise ? await verdict : verdict) === true
-      this.advance(held, span)
+      this.index.push(pos, nbytes, nrec)
+      this.pos += span
+      this.k++
       if ((k & (CAREFUL_REPORT_EVERY - 1)) === 0) {
         this.flush(k === 0)
         await this.pace.pause()
@@ -225,7 +232,7 @@ class ChunkScan {
       if (stop) return
     }
     if (this.prelude.numChunks > 0 && this.pos < this.source.size) {
-      const head = await this.source.read(this.pos, 8, this.opts.signal)
+      const head = await this.source.read(this.pos, 8, this.opts.signal) // afterChunksIssue looks at 8 bytes
       this.issues.add(afterChunksIssue(head, this.pos, this.source.size, this.index.count))
     }
   }
@@ -239,23 +246,8 @@ class ChunkScan {
     return run.chunks > 0
   }
 
-  /** The next chunk's header, checked (§4.1); its bytes on disk. */
-  private checkHeader(held: Held): number {
-    const at = this.pos - held.start
-    return checkChunkHeader(this.bounds, this.k, this.pos, u32le(held.bytes, at), u32le(held.bytes, at + 4))
-  }
-
-  /** Indexes the next chunk (its header in `held`) and moves past it. */
-  private advance(held: Held, span: number): void {
-    const at = this.pos - held.start
-    this.index.push(this.pos, u32le(held.bytes, at), u32le(held.bytes, at + 4))
-    this.pos += span
-    this.k++
-  }
-
   /** The next chunk's bytes when `held` has them all. */
-  private inHand(held: Held, span: number): Uint8Array | undefined {
-    const at = this.pos - held.start
+  private inHand(held: Held, at: number, span: number): Uint8Array | undefined {
     return at + span <= held.bytes.length ? held.bytes.subarray(at, at + span) : undefined
   }
 
