@@ -35,13 +35,70 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  // The layer rule (ARCHITECTURE §5.1): imports point down, ui → workers → io → rad; the CLI sits on io.
   {
     files: ['src/rad/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       'no-restricted-imports': [
         'error',
-        { patterns: ['../io/*', '../workers/*', '../ui/*', '../cli/*', 'react', 'node:*'] },
+        {
+          patterns: [
+            {
+              group: ['../io/*', '../workers/*', '../ui/*', '../cli/*', 'react', 'react-dom', 'comlink', 'node:*'],
+              message:
+                'src/rad is the pure core: it imports nothing from the project but itself, and no DOM, worker or Node module (ARCHITECTURE §5.1).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/io/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../workers/*', '../ui/*', '../cli/*', 'react', 'react-dom', 'comlink', 'node:*'],
+              message: 'src/io may import src/rad only; Node reads belong in src/cli (ARCHITECTURE §5.1).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/workers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../ui/*', '../cli/*', 'react', 'react-dom', 'node:*'],
+              message: 'src/workers may import src/io and src/rad, never the UI or the CLI (ARCHITECTURE §5.1).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../workers/*', '../ui/*', 'react', 'react-dom', 'comlink'],
+              message: 'src/cli reads through src/io and src/rad, never the page or its workers (ARCHITECTURE §5.1).',
+            },
+          ],
+        },
       ],
     },
   },

@@ -12,8 +12,8 @@ import { BytesSource } from '../src/io/byteSource'
 import { openRad } from '../src/io/openRad'
 import { planSalvage } from '../src/io/salvage'
 import type { SalvagePlan } from '../src/io/salvage'
-import { walkChunks } from '../src/io/walkChunks'
-import type { ScanResult } from '../src/io/walkChunks'
+import { scanChunks } from '../src/io/scanChunks'
+import type { ScanResult } from '../src/io/scanChunks'
 import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout } from '../src/rad/chunk'
 import { decodeChunk } from '../src/rad/decodeChunk'
 import { alignmentView, recordView } from '../src/rad/display'
@@ -47,7 +47,7 @@ export async function expectedOf(bytes: Uint8Array, name = 'file.rad'): Promise<
   const { source, prelude } = await openRad(new BytesSource(bytes, name))
   const sem = inferSemantics(prelude)
   // The same integrity pass as the index worker's.
-  const scan = await walkChunks(source, prelude, { check: makeCheckPlan(prelude, sem) })
+  const scan = await scanChunks(source, prelude, { check: makeCheckPlan(prelude, sem) })
   const record = (n: number): ExpectedRecord => {
     let k = scan.index.count - 1
     while (k > 0 && (scan.index.firstRecord[k] ?? 0) > n) k--
@@ -98,7 +98,7 @@ export async function integrityOf(bytes: Uint8Array, name = 'file.rad'): Promise
     }
   }
   const { source, prelude, container } = opened
-  const scan = await walkChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
+  const scan = await scanChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
   const status = integrityStatus(scan.issues, true)
   const salvage =
     status === 'damaged' && container === 'none'

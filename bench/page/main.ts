@@ -8,13 +8,13 @@ import type { Remote } from 'comlink'
 import '../../src/workers/comlinkErrors'
 import { BULK_DEPTH, DecodePool, bulkBatches } from '../../src/workers/decodePool'
 import type { ChunkRequest, IndexApi, OpenedFile, ScanSummary } from '../../src/workers/protocol'
-import type { WalkTiming } from '../../src/io/walkChunks'
+import type { ScanTiming } from '../../src/io/scanPace'
 import type { ChunkIndex } from '../../src/rad/chunkIndex'
 import type { NbytesConvention, Prelude } from '../../src/rad/types'
 
 interface RawApi {
   spinProbe(file: Blob, block: number, n: number, spinMs: number, sliceMs: number): Promise<number[]>
-  walk(file: Blob, check: boolean, blockSize?: number): Promise<{ ms: number; timing: WalkTiming }>
+  walk(file: Blob, check: boolean, blockSize?: number): Promise<{ ms: number; timing: ScanTiming }>
   readAll(file: Blob, block: number, depth: number, passes: number, sliced: boolean): Promise<number>
 }
 
@@ -58,7 +58,7 @@ async function spinProbe(block: number, n: number, spinMs: number, sliceMs = 0):
 }
 
 /** The index walk alone in a plain worker: what the walk costs apart from the index worker's messages. */
-async function walk(check: boolean, blockSize?: number): Promise<{ ms: number; timing: WalkTiming }> {
+async function walk(check: boolean, blockSize?: number): Promise<{ ms: number; timing: ScanTiming }> {
   const worker = new Worker(new URL('./raw.worker.ts', import.meta.url), { type: 'module' })
   try {
     return await wrap<RawApi>(worker).walk(file(), check, blockSize)

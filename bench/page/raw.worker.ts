@@ -2,9 +2,9 @@
 import { expose } from 'comlink'
 import { BlobSource } from '../../src/io/blobSource'
 import { openRad } from '../../src/io/openRad'
-import { walkChunks } from '../../src/io/walkChunks'
+import { scanChunks } from '../../src/io/scanChunks'
 import { yieldTask } from '../../src/io/yieldTask'
-import type { WalkTiming } from '../../src/io/walkChunks'
+import type { ScanTiming } from '../../src/io/scanPace'
 import { inferSemantics } from '../../src/rad/semantics'
 import { makeCheckPlan } from '../../src/rad/valueChecks'
 
@@ -51,11 +51,11 @@ async function readAll(file: Blob, block: number, depth: number, passes = 0, sli
 }
 
 /** The index walk alone (no first chunks, no messages), with or without the record checks. */
-async function walk(file: Blob, check: boolean, blockSize?: number): Promise<{ ms: number; timing: WalkTiming }> {
+async function walk(file: Blob, check: boolean, blockSize?: number): Promise<{ ms: number; timing: ScanTiming }> {
   const started = performance.now()
   const { source, prelude } = await openRad(new BlobSource(file))
   const plan = check ? makeCheckPlan(prelude, inferSemantics(prelude)) : undefined
-  const result = await walkChunks(source, prelude, {
+  const result = await scanChunks(source, prelude, {
     ...(plan ? { check: plan } : {}),
     ...(blockSize ? { blockSize } : {}),
   })

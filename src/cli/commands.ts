@@ -10,8 +10,8 @@ import type { ChunkColumns, Column, Prelude, TagDesc } from '../rad/types'
 import { viewLines } from '../rad/viewLine'
 import type { ByteSource } from '../io/byteSource'
 import { openRad } from '../io/openRad'
-import { walkChunks } from '../io/walkChunks'
-import type { ScanResult } from '../io/walkChunks'
+import { scanChunks } from '../io/scanChunks'
+import type { ScanResult } from '../io/scanChunks'
 import type { Output } from './output'
 import { planSalvage } from '../io/salvage'
 import { open as openFile } from 'node:fs/promises'
@@ -33,7 +33,7 @@ function fileTagValues(prelude: Prelude): Record<string, unknown> {
 
 /** Walks every chunk, checking its records in place; returns the scan (with alignment total). */
 function checkAll(source: ByteSource, prelude: Prelude): Promise<ScanResult> {
-  return walkChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
+  return scanChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
 }
 
 /** `info` of a file whose prelude cannot be read (not RAD, empty, cut short): the report alone. */
@@ -128,7 +128,7 @@ async function eachChunk(
 ): Promise<number> {
   const { source, prelude } = await openRad(file)
   let records = 0
-  const scan = await walkChunks(source, prelude, {
+  const scan = await scanChunks(source, prelude, {
     onChunk: async (bytes, offset, chunk, convention) => {
       if (only !== undefined && chunk < only) {
         records += new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true)

@@ -9,8 +9,21 @@ import type { Codec, Prelude, TagDesc, TagValue } from './types'
 export const RAD_MAGIC = Uint8Array.of(0x52, 0x41, 0x44, 0x5f, 0x46, 0x49, 0x4c, 0x45)
 export const HIGHEST_SUPPORTED_MAJOR = 2
 
-function hasMagic(bytes: Uint8Array): boolean {
+/** The bytes start with the v2 magic (§1.1). */
+export function hasRadMagic(bytes: Uint8Array): boolean {
   return RAD_MAGIC.every((b, i) => bytes[i] === b)
+}
+
+/**
+ * A RAD prelude seems to start with these 8 bytes (§1.1): the magic, or a
+ * legacy header, whose paired flag (0 or 1) is followed by a u64 ref_count
+ * with its high bytes 0 and its low ones not.
+ */
+export function looksLikeRadStart(head: Uint8Array): boolean {
+  if (head.length !== 8) return false
+  if (hasRadMagic(head)) return true
+  const paired = head[0]!
+  return (paired === 0 || paired === 1) && head[5] === 0 && head[6] === 0 && head[7] === 0 && head[1]! + head[2]! > 0
 }
 
 /** §1.1–1.2: legacy vs versioned; returns [major, minor, extLen]. */
@@ -36,7 +49,7 @@ function readVersion(cur: Cursor): [number, number, number] {
   ) {
     cur.need(SNAPPY_STREAM_ID.length) // a cut-off Snappy stream identifier (.sz): truncated, not foreign
   }
-  if (head.length === 8 && hasMagic(head)) {
+  if (head.length === 8 && hasRadMagic(head)) {
     cur.skip(8)
     cur.context = 'the version prefix'
     const major = cur.u8()

@@ -6,7 +6,8 @@
  * which comlinkErrors.ts rebuilds on the other side.
  */
 import type { SalvagePlan } from '../io/salvage'
-import type { ScanProgress, WalkTiming } from '../io/walkChunks'
+import type { ScanProgress } from '../io/scanChunks'
+import type { ScanTiming } from '../io/scanPace'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import type { RadErrorData } from '../rad/errors'
 import type { IntegrityIssue, IntegrityStatus } from '../rad/integrity'
@@ -66,7 +67,7 @@ export interface ScanSummary {
   cancelled: boolean
   elapsedMs: number
   /** Where the chunk walk's time went, when it ran (issue 4's benchmark reports it). */
-  timing?: WalkTiming
+  timing?: ScanTiming
 }
 
 export interface ScanRequest {

@@ -3,8 +3,8 @@ import type { ByteSource } from '../io/byteSource'
 import { openRad } from '../io/openRad'
 import type { OpenedRad } from '../io/openRad'
 import { planSalvage } from '../io/salvage'
-import { walkChunks } from '../io/walkChunks'
-import type { ScanResult } from '../io/walkChunks'
+import { scanChunks } from '../io/scanChunks'
+import type { ScanResult } from '../io/scanChunks'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { RadError } from '../rad/errors'
 import { integrityStatus, issueFromError } from '../rad/integrity'
@@ -151,7 +151,7 @@ export async function scanFile(file: Blob | ByteSource, sink: ScanSink, opts: Sc
     }
     const remote = opts.checker?.(prelude)
     beside = remote ? new ChecksBeside(prelude, remote) : undefined
-    const result = await walkChunks(source, prelude, {
+    const result = await scanChunks(source, prelude, {
       signal,
       ...(beside ? { onChunk: beside.add } : { check: makeCheckPlan(prelude, inferSemantics(prelude)) }),
       progressIntervalMs: 100,

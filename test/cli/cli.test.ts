@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
-import { walkChunks } from '../../src/io/walkChunks'
+import { scanChunks } from '../../src/io/scanChunks'
 import { arrayTag, buildRad, loadZstd, role, snappyFrame, tag } from '../helpers/radWriter'
 import type { RadSpec } from '../helpers/radWriter'
 import { runCli, tempDir } from '../helpers/cli'
@@ -218,7 +218,7 @@ describe.concurrent('rad validate', () => {
   it('rejects a truncated copy of the fixture: exit 1, "error at byte OFFSET (chunk K): …"', async () => {
     const bytes = readFileSync(SALMON_V3)
     const { source, prelude } = await openRad(new BytesSource(bytes))
-    const scan = await walkChunks(source, prelude)
+    const scan = await scanChunks(source, prelude)
     const cut = 200_000
     const k = Array.from(scan.index.offset).filter((o) => o < cut).length - 1
     const offset = scan.index.offset[k] ?? -1

@@ -2,11 +2,11 @@
  * The integrity classes of issue 5 as hand-made files (the test writer), each
  * with the report a reader must give: the status, the chunks still indexed,
  * and every issue with its kind, severity, chunk, part and absolute byte
- * offset. Shared by the in-process test (walkChunks with a check plan) and the
+ * offset. Shared by the in-process test (scanChunks with a check plan) and the
  * CLI test (`rad info`), so both are held to the same expectations.
  */
 import { gzipSync } from 'node:zlib'
-import { MAX_CHUNK_BYTES } from '../../src/io/walkChunks'
+import { MAX_CHUNK_BYTES } from '../../src/rad/chunkHeader'
 import type { IntegrityStatus, IssueKind, Severity } from '../../src/rad/integrity'
 import type { FilePart } from '../../src/rad/errors'
 import { REFS, SC_READS, multiBarcodeV2, piscemScRnaV2, salmonScRna } from './assays'

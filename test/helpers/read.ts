@@ -12,8 +12,8 @@ import type { AlignmentView, RecordView } from '../../src/rad/display'
 import { BytesSource } from '../../src/io/byteSource'
 import type { ByteSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
-import { walkChunks } from '../../src/io/walkChunks'
-import type { ScanResult } from '../../src/io/walkChunks'
+import { scanChunks } from '../../src/io/scanChunks'
+import type { ScanResult } from '../../src/io/scanChunks'
 
 export interface ReadResult {
   source: ByteSource
@@ -29,14 +29,14 @@ export function toSource(file: Uint8Array | ByteSource): ByteSource {
 }
 
 /**
- * Opens a file, indexes every chunk with walkChunks, then decodes each indexed
+ * Opens a file, indexes every chunk with scanChunks, then decodes each indexed
  * chunk on its own (as a decode worker would, from offset + nbytes only).
  * Throws the scan's error, if any, unless `allowError`.
  */
 export async function readRad(file: Uint8Array | ByteSource, allowError = false): Promise<ReadResult> {
   const opened = await openRad(toSource(file))
   const { source, prelude } = opened
-  const scan = await walkChunks(source, prelude)
+  const scan = await scanChunks(source, prelude)
   if (scan.error && !allowError) throw RadError.fromData(scan.error)
   const chunks: ChunkColumns[] = []
   for (let k = 0; k < scan.index.count; k++) {

@@ -15,8 +15,8 @@ import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
 import { planSalvage } from '../../src/io/salvage'
 import type { SalvagePlan } from '../../src/io/salvage'
-import { walkChunks } from '../../src/io/walkChunks'
-import type { ScanResult } from '../../src/io/walkChunks'
+import { scanChunks } from '../../src/io/scanChunks'
+import type { ScanResult } from '../../src/io/scanChunks'
 import { ATAC_READS, SC_READS, atacPiscemCpp, chunked, piscemScRnaV2 } from './assays'
 import { buildRad, tag } from './radWriter'
 import type { BuiltRad, ChunkLayout, RadSpec } from './radWriter'
@@ -180,7 +180,7 @@ export interface Scan {
 /** Opens and walks a file with every check, as `rad validate` / the index worker do. */
 export async function scanBytes(bytes: Uint8Array): Promise<Scan> {
   const { source, prelude } = await openRad(new BytesSource(bytes, 'salvage.rad'))
-  const scan = await walkChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
+  const scan = await scanChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
   return { prelude, scan, integrity: integrityStatus(scan.issues, true), issues: scan.issues }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Issue 5's integrity report, in process: every class of damage, made by hand
- * with the test writer, is told apart by walkChunks with a check plan (or by
+ * with the test writer, is told apart by scanChunks with a check plan (or by
  * openRad, when the prelude cannot be read), with its kind, severity, chunk,
  * part and absolute byte offset. test/cli/integrity.test.ts holds `rad info`
  * to the same table.
@@ -13,7 +13,7 @@ import { inferSemantics } from '../../src/rad/semantics'
 import { makeCheckPlan } from '../../src/rad/valueChecks'
 import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
-import { walkChunks } from '../../src/io/walkChunks'
+import { scanChunks } from '../../src/io/scanChunks'
 import { loadZstd } from '../helpers/radWriter'
 import { integrityCases } from '../helpers/integrityCases'
 import type { ExpectedIssue, IntegrityCase } from '../helpers/integrityCases'
@@ -40,7 +40,7 @@ async function report(bytes: Uint8Array): Promise<Report> {
     return { integrity: integrityStatus([issue], false), chunks: undefined, chunkOffsets: undefined, issues: [issue] }
   }
   const { source, prelude } = opened
-  const scan = await walkChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
+  const scan = await scanChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
   return {
     integrity: integrityStatus(scan.issues, true),
     chunks: scan.index.count,
@@ -64,7 +64,7 @@ export function expectIssues(got: readonly Partial<IntegrityIssue>[], want: read
   })
 }
 
-describe('integrity report: one hand-made file per class (walkChunks with check)', () => {
+describe('integrity report: one hand-made file per class (scanChunks with check)', () => {
   it('the table covers every issue kind a file can produce, and every status', () => {
     const kinds = new Set(cases.flatMap((c) => c.issues.map((i) => i.kind)))
     for (const kind of [

@@ -10,7 +10,7 @@ import { chunkForRecord } from '../../src/rad/chunkIndex'
 import { decodeChunk } from '../../src/rad/decodeChunk'
 import { RadError } from '../../src/rad/errors'
 import { openRad } from '../../src/io/openRad'
-import { walkChunks } from '../../src/io/walkChunks'
+import { scanChunks } from '../../src/io/scanChunks'
 import { ByteWriter, buildRad, oriRefId, pack2bitNumber } from '../helpers/radWriter'
 import type { ChunkSpec } from '../helpers/radWriter'
 import { flatRecords } from '../helpers/read'
@@ -125,7 +125,7 @@ describe('files over 4 GiB (SparseSource)', () => {
   it('indexes every chunk at its exact offset, hopping header to header without reading the file', async () => {
     const { source, pieces } = sparseFile()
     const { prelude } = await openRad(source)
-    const scan = await walkChunks(source, prelude)
+    const scan = await scanChunks(source, prelude)
     expect(scan.error).toBeUndefined()
     expect(scan.index.count).toBe(pieces.length)
     expect(Array.from(scan.index.offset)).toEqual(pieces.map((p) => p.offset))
@@ -153,7 +153,7 @@ describe('files over 4 GiB (SparseSource)', () => {
   it('decodes the chunk straddling 2^32 and those past 6 GiB from (offset, nbytes) alone', async () => {
     const { source } = sparseFile()
     const { prelude } = await openRad(source)
-    const scan = await walkChunks(source, prelude)
+    const scan = await scanChunks(source, prelude)
     const chunks = []
     for (const k of [6, 10, 11]) {
       const offset = scan.index.offset[k] ?? 0
@@ -196,7 +196,7 @@ describe('files over 4 GiB (SparseSource)', () => {
     const broken = smallChunks([{ records: [{ read: [1, 2], alns: [[3]] }], extra: [0, 0, 0, 0] }])[0]!
     const { source, pieces } = sparseFile(broken)
     const { prelude } = await openRad(source)
-    const scan = await walkChunks(source, prelude)
+    const scan = await scanChunks(source, prelude)
     const k = pieces.length - 1
     const offset = scan.index.offset[k] ?? 0
     expect(offset).toBeGreaterThan(6 * GIB)
@@ -216,7 +216,7 @@ describe('files over 4 GiB (SparseSource)', () => {
   it('reports a file cut inside its last chunk as TRUNCATED at that chunk, past 6 GiB', async () => {
     const { source, pieces } = sparseFile(undefined, 3)
     const { prelude } = await openRad(source)
-    const scan = await walkChunks(source, prelude)
+    const scan = await scanChunks(source, prelude)
     const last = pieces.at(-1)!
     expect(scan.index.count).toBe(pieces.length - 1)
     expect(scan.error).toMatchObject({ code: 'TRUNCATED', offset: last.offset, chunk: pieces.length - 1 })

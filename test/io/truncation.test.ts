@@ -10,7 +10,7 @@ import { RadError } from '../../src/rad/errors'
 import type { NbytesConvention } from '../../src/rad/types'
 import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
-import { walkChunks } from '../../src/io/walkChunks'
+import { scanChunks } from '../../src/io/scanChunks'
 import { arrayTag, buildRad, role, snappyFrame, tag } from '../helpers/radWriter'
 import type { RadSpec } from '../helpers/radWriter'
 import { firstError } from '../helpers/read'
@@ -22,7 +22,7 @@ async function walkDecoding(bytes: Uint8Array): Promise<string> {
   try {
     const { source, prelude } = await openRad(new BytesSource(bytes))
     let convention: NbytesConvention = 'header-inclusive'
-    const scan = await walkChunks(source, prelude, {
+    const scan = await scanChunks(source, prelude, {
       onIndex: (_a, c) => (convention = c),
       onChunk: (b, offset, k) => {
         decodeChunk(b, offset, k, prelude, convention)
@@ -166,7 +166,7 @@ describe('truncation sweep: the real salmon fixture', () => {
 
   it('prefixes around every chunk boundary and a sample across the file end in TRUNCATED', async () => {
     const { source, prelude } = await openRad(new BytesSource(bytes))
-    const scan = await walkChunks(source, prelude)
+    const scan = await scanChunks(source, prelude)
     expect(scan.index.count).toBe(4)
     const lengths = new Set<number>()
     for (const at of [...Array.from(scan.index.offset), bytes.length]) {

@@ -7,7 +7,7 @@ import { BlobSource } from '../../src/io/blobSource'
 import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
 import { readPrelude } from '../../src/io/readPrelude'
-import { walkChunks } from '../../src/io/walkChunks'
+import { scanChunks } from '../../src/io/scanChunks'
 import { ByteWriter, arrayTag, buildRad, loadZstd, snappyFrame, tag, zstdFrame } from '../helpers/radWriter'
 import type { RadSpec } from '../helpers/radWriter'
 import { expectRadError, expectRadErrorAsync, expectScanError, firstError, readRad } from '../helpers/read'
@@ -225,12 +225,12 @@ describe('CHUNK_OVERRUN / CHUNK_UNDERRUN (exact-fill check of §5.4 on every chu
     expect(err?.toData()).toMatchObject({ code: 'CHUNK_OVERRUN', offset: rec1, chunk: 0 })
   })
 
-  it('decodeChunk itself reports the overrun at the same place as the CLI path (walkChunks onChunk)', async () => {
+  it('decodeChunk itself reports the overrun at the same place as the CLI path (scanChunks onChunk)', async () => {
     const spec = sc(2)
     const chunks = [spec.chunks?.[0] ?? {}, { records: [{ read: [1, 2], alns: [[3]], naln: 9 }] }]
     const { bytes, layout } = buildRad({ ...spec, chunks })
     const opened = await openRad(new BytesSource(bytes))
-    const scan = await walkChunks(opened.source, opened.prelude, {
+    const scan = await scanChunks(opened.source, opened.prelude, {
       onChunk: (b, offset, k) => {
         decodeChunk(b, offset, k, opened.prelude, 'header-inclusive')
         return undefined

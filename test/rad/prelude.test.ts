@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { NeedMoreBytes } from '../../src/rad/cursor'
 import { RadError } from '../../src/rad/errors'
-import { RAD_MAGIC, fileTagValue, parsePrelude } from '../../src/rad/prelude'
+import { RAD_MAGIC, fileTagValue, hasRadMagic, looksLikeRadStart, parsePrelude } from '../../src/rad/prelude'
 import { BytesSource } from '../../src/io/byteSource'
 import { readPrelude } from '../../src/io/readPrelude'
 import { arrayTag, buildRad, role, tag } from '../helpers/radWriter'
@@ -219,5 +219,22 @@ describe('many references (§1.3)', () => {
   it('asks for more bytes (NeedMoreBytes) when its window ends inside the names', () => {
     const { bytes } = buildRad({ ...basic, refs: { count: 1000, name } })
     expect(() => parsePrelude(bytes.subarray(0, 4096), bytes.length)).toThrow(NeedMoreBytes)
+  })
+})
+
+describe('looksLikeRadStart (a second file after the chunks)', () => {
+  it('knows the magic and legacy preludes, paired or not', () => {
+    for (const spec of [{ ...basic, v2: true }, basic, { ...basic, paired: true }]) {
+      const head = buildRad(spec).bytes.subarray(0, 8)
+      expect(looksLikeRadStart(head)).toBe(true)
+      expect(hasRadMagic(head)).toBe(spec.v2 === true)
+    }
+  })
+
+  it('rejects a paired flag above 1, a ref_count of 2^32 or more, no references, and fewer than 8 bytes', () => {
+    expect(looksLikeRadStart(Uint8Array.of(2, 1, 0, 0, 0, 0, 0, 0))).toBe(false)
+    expect(looksLikeRadStart(Uint8Array.of(0, 1, 0, 0, 0, 1, 0, 0))).toBe(false)
+    expect(looksLikeRadStart(Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0))).toBe(false)
+    expect(looksLikeRadStart(RAD_MAGIC.subarray(0, 7))).toBe(false)
   })
 })

@@ -3,7 +3,7 @@
  * test writer makes (assays, random tag types, chunk counts, codecs, nbytes
  * conventions, v2 prefixes, Snappy containers), then random mutations (byte
  * flips, insertions, deletions, truncations, u32/u64 fields overwritten at the
- * writer's structure offsets). Reading them — openRad, walkChunks with every
+ * writer's structure offsets). Reading them — openRad, scanChunks with every
  * check, decodeChunk of every indexed chunk, planSalvage — may only ever throw
  * RadError, finishes in bounded time, never reads past the end of the file
  * nor more than a small multiple of it, never allocates by an unchecked
@@ -22,7 +22,7 @@ import { BytesSource } from '../../src/io/byteSource'
 import type { ByteSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
 import { planSalvage } from '../../src/io/salvage'
-import { walkChunks } from '../../src/io/walkChunks'
+import { scanChunks } from '../../src/io/scanChunks'
 import {
   ByteWriter,
   arrayTag,
@@ -469,7 +469,7 @@ async function readAll(file: ByteSource): Promise<Outcome> {
   outcome.streamSize = source.size
   const sem = inferSemantics(prelude)
   // Tiny blocks: chunks straddle the reader's blocks, as they do every 32 MiB of a real file.
-  const scan = await walkChunks(source, prelude, { check: makeCheckPlan(prelude, sem), blockSize: 256 })
+  const scan = await scanChunks(source, prelude, { check: makeCheckPlan(prelude, sem), blockSize: 256 })
   outcome.chunks = scan.index.count
   for (let k = 0; k < scan.index.count; k++) {
     const offset = scan.index.offset[k] ?? 0
@@ -494,7 +494,7 @@ async function readAll(file: ByteSource): Promise<Outcome> {
   const salvaged = out.finish()
   expect(salvaged.length).toBe(plan.bytes)
   const again = await openRad(new BytesSource(salvaged))
-  const check = await walkChunks(again.source, again.prelude, {
+  const check = await scanChunks(again.source, again.prelude, {
     check: makeCheckPlan(again.prelude, inferSemantics(again.prelude)),
   })
   outcome.salvageErrors = check.issues.filter((i) => i.severity === 'error').map((i) => i.message)

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
-import { walkChunks } from '../../src/io/walkChunks'
+import { scanChunks } from '../../src/io/scanChunks'
 import { CheckBatcher, makeBatchChecker } from '../../src/workers/recordChecks'
 import type { CheckBatch, CheckResult } from '../../src/workers/recordChecks'
 import { SALMON_V3 } from '../helpers/fixtures'
@@ -18,7 +18,7 @@ async function checkBeside(bytes: Uint8Array): Promise<{ results: CheckResult[];
     results.push(check(structuredClone(batch)))
     return Promise.resolve()
   })
-  const scan = await walkChunks(source, prelude, {
+  const scan = await scanChunks(source, prelude, {
     onChunk: async (chunk, offset, k, convention) => {
       await batcher.add(chunk, offset, k, convention)
       return undefined

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { chunkForRecord } from '../../src/rad/chunkIndex'
 import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
-import { walkChunks } from '../../src/io/walkChunks'
-import type { ScanProgress } from '../../src/io/walkChunks'
+import { scanChunks } from '../../src/io/scanChunks'
+import type { ScanProgress } from '../../src/io/scanChunks'
 import { buildRad, tag } from '../helpers/radWriter'
 import type { ChunkSpec, RadSpec } from '../helpers/radWriter'
 import { flatRecords, readRad } from '../helpers/read'
@@ -36,7 +36,7 @@ describe('chunk index', () => {
     it(`matches the writer's layout exactly (block size ${blockSize})`, async () => {
       const { bytes, layout } = buildRad(numbered(40, 3))
       const { source, prelude } = await open(bytes)
-      const scan = await walkChunks(source, prelude, { blockSize })
+      const scan = await scanChunks(source, prelude, { blockSize })
       expect(scan.error).toBeUndefined()
       expect(scan.index.count).toBe(40)
       expect(Array.from(scan.index.offset)).toEqual(layout.chunks.map((c) => c.offset))
@@ -50,7 +50,7 @@ describe('chunk index', () => {
     })
   }
 
-  // The hot path (walkCleanRun) stops before a damaged chunk and the careful path reports it,
+  // The hot path (scanCleanRun) stops before a damaged chunk and the careful path reports it,
   // wherever the blocks are cut and under both nbytes conventions (§4.2).
   for (const nbytes of ['header-inclusive', 'payload-only'] as const) {
     for (const blockSize of [8, 100, 4096, 16 << 20]) {
@@ -63,7 +63,7 @@ describe('chunk index', () => {
         const { bytes, layout } = buildRad(sc)
         const { source, prelude } = await open(bytes)
         const check = makeCheckPlan(prelude, inferSemantics(prelude))
-        const scan = await walkChunks(source, prelude, { blockSize, check })
+        const scan = await scanChunks(source, prelude, { blockSize, check })
         expect(scan.error).toBeUndefined()
         expect(scan.convention).toBe(nbytes)
         expect(Array.from(scan.index.offset)).toEqual(layout.chunks.map((c) => c.offset))
@@ -90,7 +90,7 @@ describe('chunk index', () => {
     const { source, prelude } = await open(bytes)
     const progress: ScanProgress[] = []
     let indexed = 0
-    const scan = await walkChunks(source, prelude, {
+    const scan = await scanChunks(source, prelude, {
       onProgress: (p) => progress.push(p),
       onIndex: (added) => (indexed += added.count),
       progressIntervalMs: 0,
@@ -115,7 +115,7 @@ describe('chunk index', () => {
     const { source, prelude } = await open(bytes)
     let asks = 0
     const held = (): number => (asks++ < 3 ? 20 : 0)
-    const scan = await walkChunks(source, prelude, { held })
+    const scan = await scanChunks(source, prelude, { held })
     expect(scan.error).toBeUndefined()
     expect(scan.index.count).toBe(n)
     expect(asks).toBeGreaterThan(3)
@@ -127,14 +127,14 @@ describe('chunk index', () => {
     const { source, prelude } = await open(bytes)
     const controller = new AbortController()
     controller.abort()
-    await expect(walkChunks(source, prelude, { signal: controller.signal })).rejects.toThrow()
+    await expect(scanChunks(source, prelude, { signal: controller.signal })).rejects.toThrow()
   })
 
   it('onChunk returning true stops the walk quietly after that chunk', async () => {
     const { bytes } = buildRad(numbered(10, 2))
     const { source, prelude } = await open(bytes)
     const seen: number[] = []
-    const scan = await walkChunks(source, prelude, {
+    const scan = await scanChunks(source, prelude, {
       onChunk: (_b, _o, k) => {
         seen.push(k)
         return k === 3
@@ -150,7 +150,7 @@ describe('chunk index', () => {
     const { bytes, layout } = buildRad({ ...numbered(3, 2), nbytes: 'payload-only' })
     const { source, prelude } = await open(bytes)
     const events: string[] = []
-    await walkChunks(source, prelude, {
+    await scanChunks(source, prelude, {
       onChunk: (b, offset, k, convention) => {
         events.push(`chunk ${k} at ${offset} (${b.length} bytes) ${convention}`)
         expect(Array.from(b)).toEqual(Array.from(bytes.subarray(offset, offset + (layout.chunks[k]?.span ?? 0))))
@@ -255,7 +255,7 @@ describe('nbytes conventions (§4.2)', () => {
     const spec = numbered(2, 2)
     const { bytes } = buildRad({ ...spec, chunks: [{ ...spec.chunks![0]!, extra: [1, 2, 3] }, spec.chunks![1]!] })
     const { source, prelude } = await open(bytes)
-    const scan = await walkChunks(source, prelude)
+    const scan = await scanChunks(source, prelude)
     expect(scan.convention).toBe('header-inclusive')
     expect(scan.index.count).toBe(2)
   })
