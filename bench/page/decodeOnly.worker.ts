@@ -18,7 +18,7 @@ expose({
     return decodeMs
   },
   open(file: Blob, prelude: Prelude) {
-    decoder = makeDecoder(new BlobSource(file), prelude, { freshReads: true, blob: file })
+    decoder = makeDecoder(new BlobSource(file), prelude)
   },
   async decode(batch: ChunkRequest[], convention: NbytesConvention) {
     if (!decoder) throw new Error('open first')
