@@ -6,7 +6,7 @@ import { BlobSource } from '../../src/io/blobSource'
 import type { NbytesConvention, Prelude } from '../../src/rad/types'
 import { decodeBatch, makeDecoder } from '../../src/workers/decodeBatch'
 import type { Decoder } from '../../src/workers/decodeBatch'
-import { BULK_BATCH_BYTES } from '../../src/workers/decodePool'
+import { BULK_BATCH_BYTES } from '../../src/workers/bulkPass'
 import type { ChunkRequest } from '../../src/workers/protocol'
 
 let decoder: Decoder | undefined
@@ -18,7 +18,7 @@ expose({
     return decodeMs
   },
   open(file: Blob, prelude: Prelude) {
-    decoder = makeDecoder(new BlobSource(file), prelude, { freshReads: true, blob: file })
+    decoder = makeDecoder(new BlobSource(file), prelude)
   },
   async decode(batch: ChunkRequest[], convention: NbytesConvention) {
     if (!decoder) throw new Error('open first')

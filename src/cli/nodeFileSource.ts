@@ -8,6 +8,8 @@ export class NodeFileSource implements ByteSource {
   private readonly handle: FileHandle
   readonly size: number
   readonly name: string
+  /** Every read fills a new array. */
+  readonly ownedReads = true
 
   private constructor(handle: FileHandle, size: number, name: string) {
     this.handle = handle

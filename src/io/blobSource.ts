@@ -8,9 +8,14 @@ import { throwIfAborted } from './byteSource'
  */
 export const MAX_BLOB_READ = 1 << 30
 
-/** A Blob or File read with `Blob.slice(...).arrayBuffer()`. */
+/**
+ * A Blob or File read with `Blob.slice(...).arrayBuffer()`, or with a BYOB
+ * reader of `Blob.stream()` into the caller's buffer (readInto).
+ */
 export class BlobSource implements ByteSource {
   private readonly blob: Blob
+  /** `arrayBuffer()` resolves to new memory on every read. */
+  readonly ownedReads = true
 
   constructor(blob: Blob) {
     this.blob = blob
@@ -35,57 +40,60 @@ export class BlobSource implements ByteSource {
     try {
       buffer = await this.blob.slice(offset, end).arrayBuffer()
     } catch (e) {
-      const why = e instanceof Error ? e.message : String(e)
-      throw new RadError(
-        'READ_FAILED',
-        `could not read ${fmtInt(end - offset)} bytes at byte ${fmtInt(offset)}: ${why} (was the file moved or changed?)`,
-        offset,
-      )
+      throw readFailed(e, offset, end - offset)
     }
     throwIfAborted(signal)
     return new Uint8Array(buffer)
   }
+
+  /**
+   * Reads into `into` with a BYOB reader; undefined when `into` is too small
+   * or the browser's Blob stream is not a byte stream (then `into` is
+   * untouched). Once reading starts `into` is detached: the bytes come back
+   * on the buffer the stream moved it to.
+   */
+  async readInto(
+    offset: number,
+    length: number,
+    into: ArrayBuffer,
+    signal?: AbortSignal,
+  ): Promise<Uint8Array | undefined> {
+    throwIfAborted(signal)
+    const end = Math.min(this.size, offset + length)
+    if (end - offset > into.byteLength) return undefined
+    if (end <= offset) return new Uint8Array(into, 0, 0)
+    let reader: ReadableStreamBYOBReader
+    try {
+      reader = this.blob.slice(offset, end).stream().getReader({ mode: 'byob' })
+    } catch {
+      return undefined
+    }
+    const want = end - offset
+    let buffer = into
+    let got = 0
+    try {
+      while (got < want) {
+        const { value, done } = await reader.read(new Uint8Array(buffer, got, want - got))
+        if (!value) break
+        buffer = value.buffer
+        got += value.byteLength
+        if (done) break
+      }
+    } catch (e) {
+      throw readFailed(e, offset, want)
+    } finally {
+      reader.releaseLock()
+    }
+    throwIfAborted(signal)
+    return new Uint8Array(buffer, 0, got)
+  }
 }
 
-/**
- * Reads blob[offset, offset + length) into `into` (from its byte 0) with a
- * BYOB reader, or returns undefined when the browser's Blob stream is not a
- * byte stream. `into` is detached; the bytes come back on its memory.
- */
-export async function readBlobInto(
-  blob: Blob,
-  offset: number,
-  length: number,
-  into: ArrayBuffer,
-): Promise<Uint8Array | undefined> {
-  let reader: ReadableStreamBYOBReader
-  try {
-    reader = blob
-      .slice(offset, offset + length)
-      .stream()
-      .getReader({ mode: 'byob' })
-  } catch {
-    return undefined
-  }
-  let buffer = into
-  let got = 0
-  try {
-    while (got < length) {
-      const { value, done } = await reader.read(new Uint8Array(buffer, got, length - got))
-      if (!value) break
-      buffer = value.buffer
-      got += value.byteLength
-      if (done) break
-    }
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e)
-    throw new RadError(
-      'READ_FAILED',
-      `could not read ${fmtInt(length)} bytes at byte ${fmtInt(offset)}: ${why} (was the file moved or changed?)`,
-      offset,
-    )
-  } finally {
-    reader.releaseLock()
-  }
-  return new Uint8Array(buffer, 0, got)
+function readFailed(e: unknown, offset: number, length: number): RadError {
+  const why = e instanceof Error ? e.message : String(e)
+  return new RadError(
+    'READ_FAILED',
+    `could not read ${fmtInt(length)} bytes at byte ${fmtInt(offset)}: ${why} (was the file moved or changed?)`,
+    offset,
+  )
 }

@@ -1,7 +1,17 @@
 /**
  * The only I/O the app knows: a size and positioned reads. Implementations
  * wrap a Blob/File (browser), a file descriptor (Node), a byte array (tests)
- * or another source (Snappy unwrapping).
+ * or another source (Snappy unwrapping); an HTTP Range source fits the same
+ * shape (ADR 0001: nothing above `io/` knows what the bytes come from).
+ *
+ * Why not generic-filehandle2's `read(length, position, {signal})`,
+ * `stat()` and `close()`: every caller here thinks in file positions first,
+ * as `Blob.slice(start, end)` and the index do, so `read(offset, length)`
+ * reads in that order; the size is known once a source is opened (Blob.size,
+ * fstat at open, the Snappy frame walk, an HTTP source's first response), so
+ * a synchronous `size` saves every caller an await; and only sources that
+ * hold a resource (NodeFileSource's descriptor) need a `close()`, which they
+ * have beside this interface.
  */
 export interface ByteSource {
   readonly size: number
@@ -9,15 +19,33 @@ export interface ByteSource {
   readonly name: string
   /**
    * Reads `length` bytes at `offset`, clipped at the end of the source. The
-   * result is owned by the caller.
+   * result may be a view on memory the source keeps (a cache, a test's
+   * array): read it, never write to it, unless `ownedReads` says so.
    */
   read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array>
+  /**
+   * True when every `read` returns fresh memory nobody else holds: the
+   * caller may then overwrite it (decodeChunkInPlace rearranges a chunk's
+   * own bytes into its columns).
+   */
+  readonly ownedReads?: boolean
+  /**
+   * A read into the caller's memory (a BYOB read), clipped like `read`: the
+   * bytes land in `into` from its byte 0 and come back as a view on it (or
+   * on the buffer `into` was moved to, as a byte stream does). Undefined when
+   * this source cannot read into `into` now, e.g. `into` is smaller than the
+   * clipped range; `into` is then untouched and `read` is the way. Sources
+   * whose every read costs fresh memory offer it: in Chromium, faulting in a
+   * fresh buffer costs a decode worker as much as the read itself.
+   */
+  readInto?(offset: number, length: number, into: ArrayBuffer, signal?: AbortSignal): Promise<Uint8Array | undefined>
 }
 
-/** A byte array as a ByteSource (tests, samples). */
+/** A byte array as a ByteSource (tests, samples): each read is a copy, so the caller owns it. */
 export class BytesSource implements ByteSource {
   readonly bytes: Uint8Array
   readonly name: string
+  readonly ownedReads = true
 
   constructor(bytes: Uint8Array, name = 'bytes') {
     this.bytes = bytes

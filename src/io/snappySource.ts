@@ -13,6 +13,8 @@ const WINDOW = 8 << 20
  * the frames a read touches.
  */
 export class SnappyFramedSource implements ByteSource {
+  /** Every read decodes into new memory (or into the caller's, readInto). */
+  readonly ownedReads = true
   private cache: { frame: number; data: Uint8Array } | undefined
 
   private readonly inner: ByteSource
@@ -100,10 +102,22 @@ export class SnappyFramedSource implements ByteSource {
     return data
   }
 
-  async read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+  read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
     const end = Math.min(this.size, offset + length)
-    if (end <= offset) return new Uint8Array(0)
-    const out = new Uint8Array(end - offset)
+    if (end <= offset) return Promise.resolve(new Uint8Array(0))
+    return this.readTo(new Uint8Array(end - offset), offset, signal)
+  }
+
+  /** The frames' data written straight into `into` (undefined when it is too small). */
+  readInto(offset: number, length: number, into: ArrayBuffer, signal?: AbortSignal): Promise<Uint8Array | undefined> {
+    const end = Math.min(this.size, offset + length)
+    if (end - offset > into.byteLength) return Promise.resolve(undefined)
+    if (end <= offset) return Promise.resolve(new Uint8Array(into, 0, 0))
+    return this.readTo(new Uint8Array(into, 0, end - offset), offset, signal)
+  }
+
+  private async readTo(out: Uint8Array, offset: number, signal: AbortSignal | undefined): Promise<Uint8Array> {
+    const end = offset + out.length
     let pos = offset
     for (let i = this.frameFor(offset); pos < end; i++) {
       const data = await this.frameData(i, signal)

@@ -15,11 +15,8 @@ const api: DecodeApi = {
     ready = (async () => {
       const blob = new BlobSource(file)
       // A .sz file is unwrapped again here: offsets in the index are positions in the RAD stream.
-      // Both return fresh memory on every read, which decodeBatch may decode in place.
-      if (container === 'snappy-framed') {
-        return makeDecoder((await openSource(blob)).source, prelude, { freshReads: true })
-      }
-      return makeDecoder(blob, prelude, { freshReads: true, blob: file })
+      const source = container === 'snappy-framed' ? (await openSource(blob)).source : blob
+      return makeDecoder(source, prelude)
     })()
     return ready.then(() => undefined)
   },

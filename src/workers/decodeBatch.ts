@@ -1,4 +1,3 @@
-import { readBlobInto } from '../io/blobSource'
 import type { ByteSource } from '../io/byteSource'
 import { chunkSpan, recordLayout } from '../rad/chunk'
 import type { RecordLayout } from '../rad/chunk'
@@ -11,36 +10,29 @@ export interface Decoder {
   source: ByteSource
   prelude: Prelude
   layout: RecordLayout
-  /** Every read of `source` returns fresh memory nobody else holds (Blob and Snappy sources do). */
-  freshReads: boolean
-  /** The file itself when `source` reads it unchanged: batches can then be read into a caller's spare buffer. */
-  blob: Blob | undefined
 }
 
-export function makeDecoder(
-  source: ByteSource,
-  prelude: Prelude,
-  opts: { freshReads?: boolean; blob?: Blob } = {},
-): Decoder {
-  return { source, prelude, layout: recordLayout(prelude), freshReads: opts.freshReads ?? false, blob: opts.blob }
+export function makeDecoder(source: ByteSource, prelude: Prelude): Decoder {
+  return { source, prelude, layout: recordLayout(prelude) }
 }
 
 /**
  * The bytes of one batch, and whether they are ours to overwrite: read into
- * `spare` when it is large enough (no fresh memory: in Chromium, faulting in
- * a fresh buffer costs the worker as much as the read itself), else fresh.
+ * `spare` when the source can (no fresh memory: in Chromium, faulting in a
+ * fresh buffer costs the worker as much as the read itself), else a plain
+ * read, ours when the source says its reads are (ByteSource.ownedReads).
  */
 async function readBatch(
-  decoder: Decoder,
+  source: ByteSource,
   start: number,
   length: number,
   spare: ArrayBuffer | undefined,
 ): Promise<{ bytes: Uint8Array; owned: boolean }> {
-  if (decoder.blob && spare && spare.byteLength >= length) {
-    const bytes = await readBlobInto(decoder.blob, start, Math.min(length, decoder.blob.size - start), spare)
+  if (spare && source.readInto) {
+    const bytes = await source.readInto(start, length, spare)
     if (bytes) return { bytes, owned: true }
   }
-  return { bytes: await decoder.source.read(start, length), owned: decoder.freshReads }
+  return { bytes: await source.read(start, length), owned: source.ownedReads === true }
 }
 
 /** The in-place decode's scratch: one per worker, reused by every batch (decodes are synchronous). */
@@ -70,7 +62,7 @@ export async function decodeBatch(
   if (!first || !last) return []
   const start = first.offset
   const end = last.offset + chunkSpan(last.nbytes, convention)
-  const { bytes, owned } = await readBatch(decoder, start, end - start, spare)
+  const { bytes, owned } = await readBatch(decoder.source, start, end - start, spare)
   const { prelude, layout } = decoder
   const out: ChunkColumns[] = []
   const t0 = timing ? performance.now() : 0

@@ -2,6 +2,7 @@
 import { expose, transfer, wrap } from 'comlink'
 import type { Remote } from 'comlink'
 import './comlinkErrors'
+import { BlobSource } from '../io/blobSource'
 import { RadError } from '../rad/errors'
 import type { Prelude } from '../rad/types'
 import type { CheckerApi } from './check.worker'
@@ -92,7 +93,7 @@ const api = {
     jobs.set(jobId, job)
     try {
       const summary = await scanFile(
-        file,
+        new BlobSource(file),
         {
           opened: (opened) => events.opened(opened),
           first: (index, chunks, convention, buffers) => events.first(transfer(index, buffers), chunks, convention),

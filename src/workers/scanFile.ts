@@ -1,4 +1,3 @@
-import { BlobSource } from '../io/blobSource'
 import type { ByteSource } from '../io/byteSource'
 import { openRad } from '../io/openRad'
 import type { OpenedRad } from '../io/openRad'
@@ -123,14 +122,14 @@ async function salvageOffer(opened: OpenedRad, found: Findings): Promise<Salvage
  * reported. Waits until the sink has taken every message before returning,
  * so the summary never overtakes the last index slice.
  */
-export async function scanFile(file: Blob | ByteSource, sink: ScanSink, opts: ScanOptions = {}): Promise<ScanSummary> {
+export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptions = {}): Promise<ScanSummary> {
   const { signal } = opts
   const started = Date.now()
   // walkChunks streams big blocks with several reads in flight itself (issue 4).
   const pending: unknown[] = []
   let opened: OpenedRad
   try {
-    opened = await openRad(file instanceof Blob ? new BlobSource(file) : file, signal)
+    opened = await openRad(file, signal)
   } catch (e) {
     if (isAbort(e, signal)) return cancelled(started)
     if (e instanceof RadError) return unreadable(e, started)

@@ -237,6 +237,16 @@ describe('Snappy framing format (.sz, §6.1)', () => {
     }
   })
 
+  it('readInto decodes the frames of a range into the given memory, and declines memory too small', async () => {
+    const src = await SnappyFramedSource.open(new BytesSource(snappyFrame(plain, { frameSize: 777 })))
+    const into = new ArrayBuffer(50_000)
+    const got = await src.readInto(770, 40_000, into)
+    expect(got?.buffer).toBe(into)
+    expect(got).toEqual(plain.subarray(770, 40_770))
+    expect(await src.readInto(plain.length - 5, 100, new ArrayBuffer(5))).toEqual(plain.subarray(plain.length - 5))
+    expect(await src.readInto(0, 100, new ArrayBuffer(99))).toBeUndefined()
+  })
+
   it('an .sz of a v2 file with lz4 chunks inside still decodes', async () => {
     const spec = withCodec(piscemScRnaV2(true), 1)
     const r = await readRad(snappyFrame(buildRad(spec).bytes, { frameSize: 50 }))

@@ -27,6 +27,24 @@ describe('BlobSource (Node global Blob/File)', () => {
     const controller = new AbortController()
     controller.abort()
     await expect(src.read(0, 10, controller.signal)).rejects.toThrow()
+    await expect(src.readInto(0, 10, new ArrayBuffer(10), controller.signal)).rejects.toThrow()
+  })
+
+  it('readInto reads a range into the given memory (BYOB), clipped at the end', async () => {
+    const src = new BlobSource(new Blob([bytes]))
+    const got = await src.readInto(100, 500, new ArrayBuffer(800))
+    expect(got?.length).toBe(500)
+    expect(got?.buffer.byteLength).toBe(800)
+    expect(got).toEqual(bytes.subarray(100, 600))
+    expect(await src.readInto(990, 100, new ArrayBuffer(10))).toEqual(bytes.subarray(990))
+    expect(await src.readInto(1000, 10, new ArrayBuffer(0))).toHaveLength(0)
+  })
+
+  it('readInto declines memory smaller than the range, and leaves it untouched', async () => {
+    const src = new BlobSource(new Blob([bytes]))
+    const small = new ArrayBuffer(16)
+    expect(await src.readInto(0, 17, small)).toBeUndefined()
+    expect(small.byteLength).toBe(16)
   })
 
   it('gives the same records as a byte array source', async () => {

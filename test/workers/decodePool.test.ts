@@ -1,0 +1,156 @@
+import { MessageChannel } from 'node:worker_threads'
+import { expose, transfer } from 'comlink'
+import type { Endpoint } from 'comlink'
+import { describe, expect, it } from 'vitest'
+import { BlobSource } from '../../src/io/blobSource'
+import { RadError } from '../../src/rad/errors'
+import { decodeBatch, makeDecoder } from '../../src/workers/decodeBatch'
+import type { Decoder } from '../../src/workers/decodeBatch'
+import { DecodePool } from '../../src/workers/decodePool'
+import type { ChunkRequest, DecodeApi } from '../../src/workers/protocol'
+import { chunkBuffers } from '../../src/workers/transfer'
+import { breakChunk, expected, file, plain, prelude, requests } from '../helpers/salmonChunks'
+
+/**
+ * A decode worker on a MessageChannel (decode.worker.ts's body), as far as
+ * DecodePool can tell. A `hung` one never answers a decode call.
+ */
+function channelWorker(hung = false): Worker {
+  const { port1, port2 } = new MessageChannel()
+  let decoder: Decoder | undefined
+  const api: DecodeApi = {
+    open(blob, p) {
+      decoder = makeDecoder(new BlobSource(blob), p)
+      return Promise.resolve()
+    },
+    async decode(batch, convention, spare) {
+      if (!decoder) throw new Error('open first')
+      if (hung) await new Promise(() => undefined)
+      const chunks = await decodeBatch(decoder, batch, convention, spare)
+      return transfer(chunks, chunkBuffers(chunks))
+    },
+  }
+  expose(api, port2 as unknown as Endpoint)
+  const worker = port1 as unknown as Worker & { terminate(): void }
+  worker.terminate = () => {
+    port1.close()
+  }
+  return worker
+}
+
+describe('DecodePool.bulk', () => {
+  it('hands every chunk to onChunk once, reports a bad one and goes on, and reads into buffers it gave back', async () => {
+    const reqs = requests()
+    const { bytes: broken } = breakChunk(1)
+    const pool = new DecodePool(new Blob([broken]), {
+      size: 2,
+      createWorker: () => channelWorker(),
+      onWorkerFailed: () => undefined,
+    })
+    try {
+      pool.open(prelude, 'none')
+      pool.setConvention('header-inclusive')
+      // Chunks 0 and 2 over and over: each its own batch, so buffers are handed back and reused.
+      const spread = Array.from({ length: 12 }, (_, i) => reqs[(i % 2) * 2] as ChunkRequest)
+      const seen: number[] = []
+      const sizes = new Set<number>()
+      await pool.bulk(spread, (c) => {
+        expect(plain(c)).toEqual(expected(reqs[c.chunk] as ChunkRequest))
+        seen.push(c.chunk)
+        sizes.add(c.alnStart.buffer.byteLength)
+      })
+      expect(seen.sort((a, b) => a - b)).toEqual(spread.map((r) => r.chunk).sort((a, b) => a - b))
+      // Every batch was read into a spare of the largest batch's size, none into a fresh buffer of its own.
+      expect([...sizes]).toEqual([Math.max(...spread.map((r) => r.nbytes))])
+      const errors: number[] = []
+      const all: number[] = []
+      await pool.bulk(reqs, (c) => all.push(c.chunk), { onChunkError: (req) => errors.push(req.chunk) })
+      expect(errors).toEqual([1])
+      expect(all.sort((a, b) => a - b)).toEqual(reqs.filter((r) => r.chunk !== 1).map((r) => r.chunk))
+      await expect(pool.bulk(reqs, () => undefined)).rejects.toThrow(/chunk 1/)
+    } finally {
+      pool.dispose()
+    }
+  })
+})
+
+function openPool(createWorker: () => Worker, onWorkerFailed: (message: string) => void, callTimeoutMs?: number) {
+  const pool = new DecodePool(new Blob([file]), {
+    size: 1,
+    createWorker,
+    onWorkerFailed,
+    ...(callTimeoutMs !== undefined ? { callTimeoutMs } : {}),
+  })
+  pool.open(prelude, 'none')
+  return pool
+}
+
+function code(e: unknown): string | undefined {
+  return e instanceof RadError ? e.code : undefined
+}
+
+describe('DecodePool.request', () => {
+  it('decodes a queued run of chunks; asking twice for a queued chunk answers both; dropped ones reject with CANCELLED', async () => {
+    const reqs = requests()
+    const pool = openPool(
+      () => channelWorker(),
+      () => undefined,
+    )
+    try {
+      // Nothing is decoded before the convention is known: these wait in the queue.
+      const first = reqs.map((r) => pool.request(r, 1))
+      const again = pool.request(reqs[1] as ChunkRequest, 0)
+      const gone = pool.request({ chunk: 99, offset: 0, nbytes: 8 }, 5)
+      expect(pool.queued).toBe(reqs.length + 1)
+      pool.drop((chunk) => chunk !== 99)
+      await expect(gone).rejects.toSatisfy((e) => code(e) === 'CANCELLED')
+      pool.setConvention('header-inclusive')
+      const cols = await Promise.all(first)
+      expect(cols.map(plain)).toEqual(reqs.map(expected))
+      expect(plain(await again)).toEqual(expected(reqs[1] as ChunkRequest))
+      expect(pool.queued).toBe(0)
+    } finally {
+      pool.dispose()
+    }
+  })
+
+  it('a worker that stops answering is replaced: its requests fail with WORKER_FAILED, and the new one decodes', async () => {
+    const reqs = requests()
+    const reports: string[] = []
+    let made = 0
+    const pool = openPool(
+      () => channelWorker(made++ === 0),
+      (message) => reports.push(message),
+      50,
+    )
+    try {
+      pool.setConvention('header-inclusive')
+      const req = reqs[2] as ChunkRequest
+      const failed = await pool.request(req, 0).catch((e: unknown) => e)
+      expect(code(failed)).toBe('WORKER_FAILED')
+      expect(failed).toMatchObject({ chunk: 2, offset: req.offset })
+      expect(String(failed)).toMatch(/no answer after 0\.05 s\) while decoding chunk 2/)
+      expect(reports).toEqual([
+        'A decode worker stopped (no answer after 0.05 s) while decoding chunk 2; it was replaced.',
+      ])
+      expect(plain(await pool.request(req, 0))).toEqual(expected(req))
+      expect(made).toBe(2)
+    } finally {
+      pool.dispose()
+    }
+  })
+
+  it('dispose rejects queued and running requests with CANCELLED', async () => {
+    const reqs = requests()
+    const pool = openPool(
+      () => channelWorker(true),
+      () => undefined,
+    )
+    pool.setConvention('header-inclusive')
+    const running = pool.request(reqs[0] as ChunkRequest, 0)
+    const queued = pool.request(reqs[2] as ChunkRequest, 1)
+    pool.dispose()
+    for (const p of [running, queued]) await expect(p).rejects.toSatisfy((e) => code(e) === 'CANCELLED')
+    await expect(pool.request(reqs[0] as ChunkRequest, 0)).rejects.toSatisfy((e) => code(e) === 'CANCELLED')
+  })
+})
