@@ -3,9 +3,8 @@
  * decode pool and decode body, with the workers on MessageChannels. What is
  * checked is the order in which chunks reach the one decode worker.
  */
-import { MessageChannel } from 'node:worker_threads'
-import { expose, transfer } from 'comlink'
-import type { Endpoint, Remote } from 'comlink'
+import { transfer } from 'comlink'
+import type { Remote } from 'comlink'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BytesSource } from '../../src/io/byteSource'
 import { RadSession } from '../../src/workers/client'
@@ -17,6 +16,7 @@ import type { DecodeApi, IndexApi, ScanEvents } from '../../src/workers/protocol
 import { scanFile } from '../../src/workers/scanFile'
 import { chunkBuffers } from '../../src/workers/transfer'
 import { SC_READS, salmonScRna } from '../helpers/assays'
+import { channelWorker, closeChannelWorkers } from '../helpers/channelWorker'
 import { radBytes } from '../helpers/radWriter'
 
 /** 200 chunks of 2 records: the index worker's first screen (256 records) covers chunks 0–127. */
@@ -27,20 +27,6 @@ const bytes = radBytes(
     2,
   ),
 )
-
-const ports: MessagePort[] = []
-
-/** A Comlink "worker" on a MessageChannel serving `api`; terminate() closes the channel. */
-function channelWorker(api: object): Worker {
-  const { port1, port2 } = new MessageChannel()
-  expose(api, port2 as unknown as Endpoint)
-  ports.push(port1 as unknown as MessagePort, port2 as unknown as MessagePort)
-  const worker = port1 as unknown as Worker
-  worker.terminate = () => {
-    port1.close()
-  }
-  return worker
-}
 
 /** index.worker.ts's scan, over the test file's bytes. */
 function indexWorker(): Worker {
@@ -110,7 +96,7 @@ function decoded(session: RadSession, chunks: readonly number[]): () => boolean 
 
 afterEach(() => {
   for (const session of sessions.splice(0)) session.dispose()
-  for (const port of ports.splice(0)) port.close()
+  closeChannelWorkers()
 })
 
 describe('RadSession.want', () => {

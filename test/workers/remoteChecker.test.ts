@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs'
-import { MessageChannel } from 'node:worker_threads'
-import { expose } from 'comlink'
-import type { Endpoint } from 'comlink'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parsePrelude } from '../../src/rad/prelude'
 import { CheckBatcher, makeBatchChecker, makeCheckerApi } from '../../src/workers/recordChecks'
 import type { CheckBatch, CheckerApi } from '../../src/workers/recordChecks'
 import { remoteChecker } from '../../src/workers/remoteChecker'
+import { channelWorker, closeChannelWorkers } from '../helpers/channelWorker'
+import type { ChannelWorker } from '../helpers/channelWorker'
 import { SALMON_V3 } from '../helpers/fixtures'
 
 const fixture = new Uint8Array(readFileSync(SALMON_V3))
@@ -41,22 +40,9 @@ function damaged(): Uint8Array {
   return bytes
 }
 
-type ChannelWorker = Worker & { terminated: boolean }
-const open: ChannelWorker[] = []
-
-/** A checker worker on a MessageChannel (check.worker.ts's body, or `api`), as far as remoteChecker can tell. */
+/** A checker worker running check.worker.ts's body, or `api`. */
 function checkerWorker(api: CheckerApi = makeCheckerApi()): ChannelWorker {
-  const { port1, port2 } = new MessageChannel()
-  expose(api, port2 as unknown as Endpoint)
-  const worker = port1 as unknown as ChannelWorker
-  worker.terminated = false
-  worker.terminate = () => {
-    worker.terminated = true
-    port1.close()
-    port2.close()
-  }
-  open.push(worker)
-  return worker
+  return channelWorker(api)
 }
 
 /** A checker that opens, then never answers a batch (Comlink waits for a returned promise). */
@@ -64,9 +50,7 @@ function silentApi(): CheckerApi {
   return { open: () => undefined, check: () => new Promise<never>(() => undefined) as never }
 }
 
-afterEach(() => {
-  for (const worker of open.splice(0)) worker.terminate()
-})
+afterEach(closeChannelWorkers)
 
 describe('remoteChecker', () => {
   it('answers as the in-thread checker does, and takes the batch buffers', async () => {
