@@ -200,7 +200,7 @@ test('an index worker that crashes mid-scan is reported; the chunks found stay b
 })
 
 test('a record checker that crashes mid-scan is reported; indexing and checking go on without it', async ({ page }) => {
-  // Records are checked beside the walk only when the machine has cores to spare (client.ts).
+  // Records are checked beside the walk only when the machine has cores to spare (indexWorkerLink.ts).
   await page.addInitScript(() => {
     Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 8 })
   })

@@ -73,7 +73,7 @@ export interface ScanSummary {
 export interface ScanRequest {
   /**
    * Check records in a checker worker beside the walk (ADR 0002) rather than
-   * inside it. Pays only with a spare core: see client.ts.
+   * inside it. Pays only with a spare core: see CHECK_BESIDE_MIN_CORES (indexWorkerLink.ts).
    */
   checkBeside: boolean
 }

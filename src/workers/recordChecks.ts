@@ -139,3 +139,19 @@ export function makeBatchChecker(prelude: Prelude): (batch: CheckBatch) => Check
     return result
   }
 }
+
+/** The record checker worker's body (check.worker.ts exposes it): open once per file, then check batches. */
+export function makeCheckerApi() {
+  let check: ((batch: CheckBatch) => CheckResult) | undefined
+  return {
+    open(prelude: Prelude): void {
+      check = makeBatchChecker(prelude)
+    },
+    check(batch: CheckBatch): CheckResult {
+      if (!check) throw new Error('internal: record checker used before open()')
+      return check(batch)
+    },
+  }
+}
+
+export type CheckerApi = ReturnType<typeof makeCheckerApi>

@@ -1,0 +1,101 @@
+/**
+ * What the page shows about one open file, in the shape React's
+ * useSyncExternalStore reads: an immutable SessionState replaced on each
+ * change, and a separate version number that moves whenever decoded rows
+ * arrive (so the table re-renders without the panels doing so).
+ */
+import type { RadError } from '../rad/errors'
+import type { Semantics } from '../rad/semantics'
+import type { NbytesConvention } from '../rad/types'
+import type { OpenedFile, ScanProgress, ScanSummary } from './protocol'
+
+export type SessionPhase = 'opening' | 'indexing' | 'done' | 'error'
+
+export interface SessionState {
+  phase: SessionPhase
+  fileName: string
+  fileSize: number
+  opened: OpenedFile | undefined
+  semantics: Semantics | undefined
+  progress: ScanProgress | undefined
+  /** Chunks and records indexed so far (what can be browsed). */
+  chunks: number
+  records: number
+  convention: NbytesConvention | undefined
+  summary: ScanSummary | undefined
+  /** True when the user stopped the indexing; the chunks found stay browsable. */
+  cancelled: boolean
+  /** The problem; when `opened` is set, everything indexed before it stays browsable. */
+  error: RadError | Error | undefined
+  /** Worker failures and the like, in plain words. */
+  notices: string[]
+}
+
+function initialState(file: Blob & { name: string }): SessionState {
+  return {
+    phase: 'opening',
+    fileName: file.name,
+    fileSize: file.size,
+    opened: undefined,
+    semantics: undefined,
+    progress: undefined,
+    chunks: 0,
+    records: 0,
+    convention: undefined,
+    summary: undefined,
+    cancelled: false,
+    error: undefined,
+    notices: [],
+  }
+}
+
+export class SessionStore {
+  private state: SessionState
+  private readonly listeners = new Set<() => void>()
+  private readonly dataListeners = new Set<() => void>()
+  private dataVersion = 0
+
+  constructor(file: Blob & { name: string }) {
+    this.state = initialState(file)
+  }
+
+  get current(): SessionState {
+    return this.state
+  }
+
+  update(patch: Partial<SessionState>): void {
+    this.state = { ...this.state, ...patch }
+    for (const l of this.listeners) l()
+  }
+
+  /** Adds a line to the notices. */
+  notice(message: string): void {
+    this.update({ notices: [...this.state.notices, message] })
+  }
+
+  /** Decoded rows changed: a chunk arrived or failed. */
+  bumpData(): void {
+    this.dataVersion++
+    for (const l of this.dataListeners) l()
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  readonly getState = (): SessionState => this.state
+
+  readonly subscribeData = (listener: () => void): (() => void) => {
+    this.dataListeners.add(listener)
+    return () => this.dataListeners.delete(listener)
+  }
+
+  readonly getDataVersion = (): number => this.dataVersion
+
+  /** Forgets every listener (the session is gone). */
+  clear(): void {
+    this.listeners.clear()
+    this.dataListeners.clear()
+  }
+}

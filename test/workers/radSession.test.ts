@@ -1,0 +1,143 @@
+/**
+ * RadSession's scheduling, end to end in Node: the real session, index scan,
+ * decode pool and decode body, with the workers on MessageChannels. What is
+ * checked is the order in which chunks reach the one decode worker.
+ */
+import { transfer } from 'comlink'
+import type { Remote } from 'comlink'
+import { afterEach, describe, expect, it } from 'vitest'
+import { BytesSource } from '../../src/io/byteSource'
+import { RadSession } from '../../src/workers/client'
+import type { SessionState } from '../../src/workers/client'
+import { STALE_WANTS } from '../../src/workers/chunkSchedule'
+import { decodeBatch, makeDecoder } from '../../src/workers/decodeBatch'
+import type { Decoder } from '../../src/workers/decodeBatch'
+import type { DecodeApi, IndexApi, ScanEvents } from '../../src/workers/protocol'
+import { scanFile } from '../../src/workers/scanFile'
+import { chunkBuffers } from '../../src/workers/transfer'
+import { SC_READS, salmonScRna } from '../helpers/assays'
+import { channelWorker, closeChannelWorkers } from '../helpers/channelWorker'
+import { radBytes } from '../helpers/radWriter'
+
+/** 200 chunks of 2 records: the index worker's first screen (256 records) covers chunks 0–127. */
+const CHUNKS = 200
+const bytes = radBytes(
+  salmonScRna(
+    Array.from({ length: 2 * CHUNKS }, (_, i) => SC_READS[i % SC_READS.length]!),
+    2,
+  ),
+)
+
+/** index.worker.ts's scan, over the test file's bytes. */
+function indexWorker(): Worker {
+  const api: IndexApi = {
+    scan: (_file, _job, scanEvents) => {
+      // Comlink's proxy: each call returns a promise, which the scan awaits as index.worker.ts does.
+      const events = scanEvents as unknown as Remote<ScanEvents>
+      return scanFile(new BytesSource(bytes), {
+        opened: (opened) => events.opened(opened),
+        first: (index, chunks, convention, buffers) => events.first(transfer(index, buffers), chunks, convention),
+        index: (added, convention, buffers) => events.index(transfer(added, buffers), convention),
+        progress: (p) => events.progress(p),
+      })
+    },
+    cancel: () => undefined,
+    holdFor: () => undefined,
+    ping: () => 0,
+  }
+  return channelWorker(api)
+}
+
+/** decode.worker.ts's body over the test file's bytes; `batches` records each call's chunks, in order. */
+function decodeWorker(batches: number[][]): Worker {
+  let decoder: Decoder | undefined
+  const api: DecodeApi = {
+    open(_file, prelude) {
+      decoder = makeDecoder(new BytesSource(bytes), prelude)
+      return Promise.resolve()
+    },
+    async decode(batch, convention) {
+      if (!decoder) throw new Error('open first')
+      batches.push(batch.map((r) => r.chunk))
+      const chunks = await decodeBatch(decoder, batch, convention)
+      return transfer(chunks, chunkBuffers(chunks))
+    },
+  }
+  return channelWorker(api)
+}
+
+async function until(what: string, done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+const sessions: RadSession[] = []
+
+/** A session on the test file with one decode worker, once its index is complete. */
+async function indexedSession(): Promise<{ session: RadSession; batches: number[][] }> {
+  const batches: number[][] = []
+  const session = new RadSession(new File([bytes as Uint8Array<ArrayBuffer>], 'sc.rad'), {
+    decodeWorkers: 1,
+    workers: { index: indexWorker, decode: () => decodeWorker(batches) },
+  })
+  sessions.push(session)
+  const state = (): SessionState => session.getState()
+  await until('the index', () => state().phase !== 'opening' && state().phase !== 'indexing')
+  expect(state()).toMatchObject({ phase: 'done', chunks: CHUNKS })
+  return { session, batches }
+}
+
+function decoded(session: RadSession, chunks: readonly number[]): () => boolean {
+  return () => chunks.every((k) => session.getChunk(k) !== undefined)
+}
+
+afterEach(() => {
+  for (const session of sessions.splice(0)) session.dispose()
+  closeChannelWorkers()
+})
+
+describe('RadSession.want', () => {
+  it('decodes the visible chunks first, in their order, then the prefetch; chunks at hand are not asked for', async () => {
+    const { session, batches } = await indexedSession()
+    expect(session.getChunk(0)).toBeDefined() // from the index worker's first screen
+    session.want([0, 1], [2])
+    session.want([150, 151, 152], [153, 149, 154])
+    await until('the chunks', decoded(session, [149, 150, 151, 152, 153, 154]))
+    // The first ask goes out alone (the worker was idle); then the queue, with back-to-back chunks batched.
+    expect(batches).toEqual([[150], [151, 152, 153, 154], [149]])
+  })
+
+  it('serves the prefetch in the order given', async () => {
+    const { session, batches } = await indexedSession()
+    session.want([150], [160, 140, 170])
+    await until('the chunks', decoded(session, [140, 150, 160, 170]))
+    expect(batches).toEqual([[150], [160], [140], [170]])
+  })
+
+  it("serves a newer call's chunks before those still queued from older calls", async () => {
+    const { session, batches } = await indexedSession()
+    session.want([150], [])
+    session.want([160, 161], [])
+    session.want([170], [180])
+    await until('the chunks', decoded(session, [150, 160, 161, 170, 180]))
+    expect(batches).toEqual([[150], [170], [180], [160, 161]])
+  })
+
+  it(`drops what none of the last ${String(STALE_WANTS)} calls asked for, and decodes it when asked again`, async () => {
+    const { session, batches } = await indexedSession()
+    session.want([150], [])
+    session.want([160], [])
+    const later = Array.from({ length: STALE_WANTS }, (_, i) => 170 + i)
+    for (const k of later) session.want([k], [])
+    await until('the chunks', decoded(session, [150, ...later]))
+    expect(batches.flat()).toEqual([150, ...later.reverse()])
+    expect(session.getChunk(160)).toBeUndefined()
+    expect(session.chunkError(160)).toBeUndefined() // dropped, not failed
+    session.want([160], [])
+    await until('chunk 160', decoded(session, [160]))
+    expect(batches.flat().slice(-1)).toEqual([160])
+  })
+})
