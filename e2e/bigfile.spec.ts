@@ -6,6 +6,7 @@ import {
   SAMPLE,
   armFirstRowTimer,
   expectedOfFile,
+  must,
   recordRow,
   report,
   statValue,
@@ -50,7 +51,7 @@ test('opening a second file during indexing cancels the first completely', async
   await page.goto('/')
   const firstRow = await armFirstRowTimer(page)
   await page.getByTestId('file-input').setInputFiles(big.path)
-  await expect(recordRow(page, 0)).toContainText(firstBig.barcodes[0] ?? '')
+  await expect(recordRow(page, 0)).toContainText(must(firstBig.barcodes[0]))
   report(`first decoded row of a ${(big.size / 1e9).toFixed(2)} GB file`, await firstRow())
   // The point of the test: the first file is still being indexed.
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'indexing')
@@ -61,7 +62,7 @@ test('opening a second file during indexing cancels the first completely', async
 
   await page.getByTestId('file-input').setInputFiles(secondPath)
   await expect(page.getByTestId('file-name')).toHaveText('rad-chromium-v2-small.rad')
-  await expect(recordRow(page, 0)).toContainText(second.record(0).umi ?? '')
+  await expect(recordRow(page, 0)).toContainText(must(second.record(0).umi))
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
   // Every worker of the first file is terminated.
   await expect.poll(() => firstFileWorkers.every((w) => closed.has(w)), { timeout: 10_000 }).toBe(true)
@@ -70,10 +71,10 @@ test('opening a second file during indexing cancels the first completely', async
     expect(await statValue(page, 'records')).toBe(second.records)
     expect(await statValue(page, 'chunks')).toBe(second.chunks)
     const shown = await page.getByTestId('record-row').evaluateAll((rows) => rows.map((r) => r.textContent))
-    for (const text of shown) expect(text).not.toContain(firstBig.umi ?? '')
+    for (const text of shown) expect(text).not.toContain(must(firstBig.umi))
     await page.waitForTimeout(100)
   }
-  await expect(page.getByTestId('record-row').filter({ hasText: second.record(1).umi ?? '' })).toHaveCount(1)
+  await expect(page.getByTestId('record-row').filter({ hasText: must(second.record(1).umi) })).toHaveCount(1)
 })
 
 test('a file with tens of millions of records: every record is reachable', async ({ page }) => {
@@ -91,25 +92,25 @@ test('a file with tens of millions of records: every record is reachable', async
   await page.getByTestId('goto-record').press('Enter')
   const row = recordRow(page, last)
   await expect(row).toBeInViewport()
-  await expect(row).toContainText(want.barcodes[0] ?? '')
-  await expect(row).toContainText(want.umi ?? '')
+  await expect(row).toContainText(must(want.barcodes[0]))
+  await expect(row).toContainText(must(want.umi))
   await expect(page.getByTestId('window-range')).toBeVisible()
 
   // Expand it: alignments decoded from chunk 19,999.
   await row.click()
   const alns = page.locator(`[data-testid="alignment-row"][data-record="${String(last)}"]`)
   await expect(alns).toHaveCount(want.alignments.length)
-  await expect(alns.first()).toContainText(want.alignments[0]?.refName ?? '')
+  await expect(alns.first()).toContainText(must(want.alignments[0]?.refName))
 
   // A record in the middle of the file, and the row after it by keyboard.
   const middle = sample.records * (COPIES / 2) // record 0 of copy 2,500
   await page.getByTestId('goto-record').fill(middle.toLocaleString('en-US'))
   await page.getByTestId('goto-record').press('Enter')
-  await expect(recordRow(page, middle)).toContainText(sample.record(middle % sample.records).umi ?? '')
+  await expect(recordRow(page, middle)).toContainText(must(sample.record(middle % sample.records).umi))
   await page.getByTestId('record-table').focus()
   await page.keyboard.press('ArrowDown')
   await expect(recordRow(page, middle + 1)).toHaveAttribute('aria-selected', 'true')
-  await expect(recordRow(page, middle + 1)).toContainText(sample.record((middle + 1) % sample.records).umi ?? '')
+  await expect(recordRow(page, middle + 1)).toContainText(must(sample.record((middle + 1) % sample.records).umi))
 
   // Scrolling past the end of the scroll window slides it on: the rows stay continuous.
   const scroller = page.getByTestId('record-table')
@@ -126,7 +127,7 @@ test('a file with tens of millions of records: every record is reachable', async
         .getByTestId('record-row')
         .last()
         .evaluate((el): [number, string] => [Number(el.getAttribute('data-record')), el.textContent ?? ''])
-      return rec > middle + 60_000 && text.includes(sample.record(rec % sample.records).umi ?? '')
+      return rec > middle + 60_000 && text.includes(must(sample.record(rec % sample.records).umi))
     })
     .toBe(true)
 })
@@ -139,7 +140,7 @@ test('Cancel stops indexing and keeps the chunks found browsable', async ({ page
   })
   await page.goto('/')
   await page.getByTestId('file-input').setInputFiles(big.path)
-  await expect(recordRow(page, 0)).toContainText(sample.record(0).umi ?? '')
+  await expect(recordRow(page, 0)).toContainText(must(sample.record(0).umi))
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'indexing')
   const indexWorkers = page.workers().filter((w) => w.url().includes('index.worker') && !closed.has(w))
   expect(indexWorkers.length).toBeGreaterThan(0)
@@ -164,7 +165,7 @@ test('Cancel stops indexing and keeps the chunks found browsable', async ({ page
   await page.getByTestId('goto-record').fill(String(records - 1))
   await page.getByTestId('goto-record').press('Enter')
   const want = sample.record((records - 1) % sample.records)
-  await expect(recordRow(page, records - 1)).toContainText(want.umi ?? '')
+  await expect(recordRow(page, records - 1)).toContainText(must(want.umi))
 })
 
 test('an index worker that crashes mid-scan is reported; the chunks found stay browsable', async ({ page }) => {
@@ -175,7 +176,7 @@ test('an index worker that crashes mid-scan is reported; the chunks found stay b
   })
   await page.goto('/')
   await page.getByTestId('file-input').setInputFiles(big.path)
-  await expect(recordRow(page, 0)).toContainText(sample.record(0).umi ?? '')
+  await expect(recordRow(page, 0)).toContainText(must(sample.record(0).umi))
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'indexing')
   const worker = page.workers().find((w) => w.url().includes('index.worker') && !closed.has(w))
   if (!worker) throw new Error('no index worker')
@@ -196,7 +197,7 @@ test('an index worker that crashes mid-scan is reported; the chunks found stay b
   expect(chunks).toBeLessThan(big.chunks)
   await page.getByTestId('goto-record').fill(String(records - 1))
   await page.getByTestId('goto-record').press('Enter')
-  await expect(recordRow(page, records - 1)).toContainText(sample.record((records - 1) % sample.records).umi ?? '')
+  await expect(recordRow(page, records - 1)).toContainText(must(sample.record((records - 1) % sample.records).umi))
 })
 
 test('a record checker that crashes mid-scan is reported; indexing and checking go on without it', async ({ page }) => {

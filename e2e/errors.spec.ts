@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { FIXTURES, expectedOf, expectedOfFile, fmt, recordRow, statValue, tempDir } from './helpers'
+import { FIXTURES, expectedOf, expectedOfFile, fmt, must, recordRow, statValue, tempDir } from './helpers'
 
 let tmp: ReturnType<typeof tempDir>
 
@@ -44,11 +44,11 @@ test('a truncated file shows the error banner with the byte offset; the valid ch
   const last = exp.records - 1
   await page.getByTestId('goto-record').fill(String(last))
   await page.getByTestId('goto-record').press('Enter')
-  await expect(recordRow(page, last)).toContainText(whole.record(last).umi ?? '')
+  await expect(recordRow(page, last)).toContainText(must(whole.record(last).umi))
   await page.getByTestId('goto-chunk').fill('1')
   await page.getByTestId('goto-chunk').press('Enter')
-  const first1 = exp.scan.index.firstRecord[1] ?? 0
-  await expect(recordRow(page, first1)).toContainText(whole.record(first1).barcodes[0] ?? '')
+  const first1 = must(exp.scan.index.firstRecord[1])
+  await expect(recordRow(page, first1)).toContainText(must(whole.record(first1).barcodes[0]))
   await recordRow(page, first1).click()
   await expect(page.locator(`[data-testid="alignment-row"][data-record="${String(first1)}"]`)).toHaveCount(
     whole.record(first1).alignments.length,

@@ -171,6 +171,16 @@ export function salvagedBytes(bytes: Uint8Array, plan: SalvagePlan): Uint8Array 
   return out
 }
 
+/**
+ * `value` itself, or an error when it is undefined or null. An expected text made with
+ * `x ?? ''` asserts nothing: every row contains '', a "decoding…" placeholder too. Given the
+ * real text, `toContainText` waits until the row shows it.
+ */
+export function must<T>(value: T | null | undefined, what = 'a value the test expects'): T {
+  if (value === undefined || value === null) throw new Error(`${what} is ${String(value)}: nothing to assert`)
+  return value
+}
+
 /** `1234567` → `1,234,567`, as the page prints offsets and counts. */
 export function fmt(n: number): string {
   return n.toLocaleString('en-US')

@@ -7,10 +7,11 @@ import type { Page } from '@playwright/test'
 import { snappyFrame } from '../test/helpers/radWriter'
 import {
   FIXTURES,
-  expectPanel,
   expectedOf,
+  expectPanel,
   fmt,
   integrityOf,
+  must,
   recordRow,
   salvagedBytes,
   statValue,
@@ -100,7 +101,7 @@ test('truncated: banner and panel name chunk 2 and the byte; the link shows the 
   // The link goes to the last record before the cut (chunk 2 was never indexed).
   const last = exp.records - 1
   await page.getByTestId('issue-goto').click()
-  await expect(recordRow(page, last)).toContainText(full.record(last).umi ?? '')
+  await expect(recordRow(page, last)).toContainText(must(full.record(last).umi))
   await expect(page.locator('[data-testid="chunk-row"][data-chunk="1"]')).toHaveAttribute('aria-selected', 'true')
 
   // Save the valid part: exactly the core's plan, and a clean file for the app and the CLI.
@@ -146,21 +147,21 @@ test('a corrupt chunk in the middle is listed, linked and marked; the chunks aft
   await expect(page.locator('[data-testid="chunk-row"][data-chunk="0"]')).not.toHaveAttribute('data-damaged')
 
   // The link jumps the table to chunk 1.
-  const first1 = full.scan.index.firstRecord[1] ?? 0
+  const first1 = must(full.scan.index.firstRecord[1])
   await page.getByTestId('issue-goto').click()
   await expect(page.locator('[data-testid="chunk-row"][data-chunk="1"]')).toHaveAttribute('aria-selected', 'true')
   await expect(recordRow(page, first1)).toBeVisible()
 
   // Chunks after it read as before.
-  const first2 = full.scan.index.firstRecord[2] ?? 0
+  const first2 = must(full.scan.index.firstRecord[2])
   await page.getByTestId('goto-chunk').fill('2')
   await page.getByTestId('goto-chunk').press('Enter')
-  await expect(recordRow(page, first2)).toContainText(full.record(first2).barcodes[0] ?? '')
-  await expect(recordRow(page, first2)).toContainText(full.record(first2).umi ?? '')
+  await expect(recordRow(page, first2)).toContainText(must(full.record(first2).barcodes[0]))
+  await expect(recordRow(page, first2)).toContainText(must(full.record(first2).umi))
   const last = full.records - 1
   await page.getByTestId('goto-record').fill(String(last))
   await page.getByTestId('goto-record').press('Enter')
-  await expect(recordRow(page, last)).toContainText(full.record(last).umi ?? '')
+  await expect(recordRow(page, last)).toContainText(must(full.record(last).umi))
 
   const plan = want.salvage
   if (!plan) throw new Error('the core offers no salvage plan')
@@ -177,7 +178,7 @@ test('a corrupt chunk in the middle is listed, linked and marked; the chunks aft
   await page.getByTestId('file-input').setInputFiles(saved.path)
   await expect(page.getByTestId('integrity-panel')).toHaveAttribute('data-status', 'clean')
   expect(await statValue(page, 'chunks')).toBe(full.chunks - 1)
-  await expect(recordRow(page, 0)).toContainText(full.record(0).umi ?? '')
+  await expect(recordRow(page, 0)).toContainText(must(full.record(0).umi))
 })
 
 test('two concatenated files: the second prelude is named at its byte; the first file is fully browsable', async ({
@@ -208,7 +209,7 @@ test('two concatenated files: the second prelude is named at its byte; the first
   const last = first.records - 1
   await page.getByTestId('goto-record').fill(String(last))
   await page.getByTestId('goto-record').press('Enter')
-  await expect(recordRow(page, last)).toContainText(first.record(last).umi ?? '')
+  await expect(recordRow(page, last)).toContainText(must(first.record(last).umi))
 })
 
 /** Files that are not RAD, each named with the core's message (which carries the hint). */

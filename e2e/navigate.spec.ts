@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
-import { FIXTURES, expectedOfFile, recordRow } from './helpers'
+import { FIXTURES, expectedOfFile, must, recordRow } from './helpers'
 import type { Expected } from './helpers'
 
 // Multi-threaded salmon output: chunk sizes differ and records are not in read order.
@@ -71,7 +71,7 @@ test('expanding a read shows its alignments with reference names and orientation
   for (const [a, aln] of want.alignments.entries()) {
     const row = rows.nth(a)
     await expect(row).toContainText(aln.refName)
-    await expect(row).toContainText(aln.ori ?? '')
+    await expect(row).toContainText(must(aln.ori))
   }
   await expect(recordRow(page, n)).toHaveAttribute('aria-expanded', 'true')
   // Enter on the selected read collapses it again.
@@ -85,7 +85,7 @@ test('expanding a read shows its alignments with reference names and orientation
 
 test('go to chunk and the chunk list jump to a chunk’s first record', async ({ page }) => {
   const exp = await open(page)
-  const first = (k: number): number => exp.scan.index.firstRecord[k] ?? 0
+  const first = (k: number): number => must(exp.scan.index.firstRecord[k])
   await page.getByTestId('goto-chunk').fill('2')
   await page.getByTestId('goto-chunk').press('Enter')
   await expectDecoded(page, exp, first(2))
@@ -99,6 +99,6 @@ test('go to chunk and the chunk list jump to a chunk’s first record', async ({
   // The chunk list shows each chunk's offset, nbytes, nrec and first record.
   const chunk3 = page.locator('[data-testid="chunk-row"][data-chunk="3"]')
   for (const v of [exp.scan.index.offset[3], exp.scan.index.nbytes[3], exp.scan.index.nrec[3], first(3)]) {
-    await expect(chunk3).toContainText((v ?? 0).toLocaleString('en-US'))
+    await expect(chunk3).toContainText(must(v).toLocaleString('en-US'))
   }
 })

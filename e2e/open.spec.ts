@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
-import { FIXTURES, SAMPLE, armFirstRowTimer, dropFile, expectedOfFile, recordRow, report } from './helpers'
+import { FIXTURES, SAMPLE, armFirstRowTimer, dropFile, expectedOfFile, must, recordRow, report } from './helpers'
 import type { Expected } from './helpers'
 
 async function expectRecordShown(page: Page, exp: Expected, n: number): Promise<void> {
@@ -47,7 +47,7 @@ test('the sample opens and its header figures show', async ({ page }) => {
   await page.getByTestId('ref-search').fill('GENE00104')
   const matching = p.refNames.filter((n) => n.includes('GENE00104'))
   await expect(page.getByTestId('ref-list').locator('li')).toHaveCount(matching.length)
-  await expect(page.getByTestId('ref-list')).toContainText(matching[0] ?? '')
+  await expect(page.getByTestId('ref-list')).toContainText(must(matching[0]))
 
   await expectRecordShown(page, exp, 0)
   report('Try a sample click → first decoded row', await firstRow())

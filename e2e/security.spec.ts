@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test'
 import type { Page, Request } from '@playwright/test'
 import { salmonScRna } from '../test/helpers/assays'
 import { radBytes, tag } from '../test/helpers/radWriter'
-import { FIXTURES, SAMPLE, dropFile, expectedOf, recordRow, tempDir, withBadReference } from './helpers'
+import { FIXTURES, SAMPLE, dropFile, expectedOf, must, recordRow, tempDir, withBadReference } from './helpers'
 
 /**
  * Issue 5, "cannot be broken": everything from the file is text, the page
@@ -117,7 +117,7 @@ test('the production build works under its Content-Security-Policy, which blocks
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
   await page.getByTestId('goto-record').fill(String(sample.records - 1))
   await page.getByTestId('goto-record').press('Enter')
-  await expect(recordRow(page, sample.records - 1)).toContainText(sample.record(sample.records - 1).umi ?? '')
+  await expect(recordRow(page, sample.records - 1)).toContainText(must(sample.record(sample.records - 1).umi))
   const styled = await page
     .getByTestId('integrity-panel')
     .evaluate((el) => getComputedStyle(el).borderLeftStyle === 'solid')
@@ -196,12 +196,12 @@ test('opening and browsing files sends no request but GETs of the app’s own fi
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
   await page.getByTestId('goto-chunk').fill('3')
   await page.getByTestId('goto-chunk').press('Enter')
-  const first3 = full.scan.index.firstRecord[3] ?? 0
-  await expect(recordRow(page, first3)).toContainText(full.record(first3).umi ?? '')
+  const first3 = must(full.scan.index.firstRecord[3])
+  await expect(recordRow(page, first3)).toContainText(must(full.record(first3).umi))
   await recordRow(page, first3).click()
   await page.getByTestId('record-table').focus()
   await page.keyboard.press('End')
-  await expect(recordRow(page, full.records - 1)).toContainText(full.record(full.records - 1).umi ?? '')
+  await expect(recordRow(page, full.records - 1)).toContainText(must(full.record(full.records - 1).umi))
   await page.getByRole('heading', { name: 'References' }).click()
   await page.getByTestId('ref-search').fill('GENE0001')
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import type { Page, Worker } from '@playwright/test'
-import { FIXTURES, SAMPLE, expectedOf, recordRow, statValue, tempDir, writeRepeatedSample } from './helpers'
+import { FIXTURES, SAMPLE, expectedOf, must, recordRow, statValue, tempDir, writeRepeatedSample } from './helpers'
 
 /**
  * Issue 5, "a worker that dies is replaced and the failure is reported":
@@ -52,7 +52,7 @@ test('an index worker that dies without a word is reported, and opening the file
   await page.getByTestId('retry').click()
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
   await expect(page.getByTestId('integrity-panel')).toHaveAttribute('data-status', 'clean')
-  await expect(recordRow(page, 0)).toContainText(full.record(0).umi ?? '')
+  await expect(recordRow(page, 0)).toContainText(must(full.record(0).umi))
 })
 
 test('a decode worker that crashes is replaced, the failure is reported, and records still decode', async ({
@@ -64,10 +64,10 @@ test('a decode worker that crashes is replaced, the failure is reported, and rec
   await page.getByTestId('file-input').setInputFiles(V3)
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
   // Chunk 3 is decoded by the pool (the index worker sends only the first screen).
-  const first3 = full.scan.index.firstRecord[3] ?? 0
+  const first3 = must(full.scan.index.firstRecord[3])
   await page.getByTestId('goto-chunk').fill('3')
   await page.getByTestId('goto-chunk').press('Enter')
-  await expect(recordRow(page, first3)).toContainText(full.record(first3).umi ?? '')
+  await expect(recordRow(page, first3)).toContainText(must(full.record(first3).umi))
   const decoder = live(page, closed, 'decode.worker')
   if (!decoder) throw new Error('no decode worker')
   await decoder.evaluate(() => {
@@ -79,10 +79,10 @@ test('a decode worker that crashes is replaced, the failure is reported, and rec
   await expect(page.getByTestId('file-warnings')).toContainText('it was replaced')
   await expect.poll(() => closed.has(decoder)).toBe(true)
 
-  const first1 = full.scan.index.firstRecord[1] ?? 0
+  const first1 = must(full.scan.index.firstRecord[1])
   await page.getByTestId('goto-chunk').fill('1')
   await page.getByTestId('goto-chunk').press('Enter')
-  await expect(recordRow(page, first1)).toContainText(full.record(first1).umi ?? '')
+  await expect(recordRow(page, first1)).toContainText(must(full.record(first1).umi))
   expect(live(page, closed, 'decode.worker')).toBeDefined()
 })
 
@@ -105,7 +105,7 @@ test('a decode worker that dies while decoding a chunk: the chunk is asked of it
     expect(await statValue(page, 'chunks')).toBe(big.chunks)
     await goChunk(page, 40)
     const at40 = 10 * sample.records
-    await expect(recordRow(page, at40)).toContainText(sample.record(0).umi ?? '')
+    await expect(recordRow(page, at40)).toContainText(must(sample.record(0).umi))
     const decoder = live(page, closed, 'decode.worker')
     if (!decoder) throw new Error('no decode worker')
     // Its next read never ends, and the worker crashes meanwhile.
@@ -124,17 +124,17 @@ test('a decode worker that dies while decoding a chunk: the chunk is asked of it
     expect(closed.has(decoder)).toBe(true)
     // Whichever chunk the worker died on shows its records, decoded by the new worker.
     const died = Number(
-      /while decoding chunk ([\d,]+)/.exec((await warnings.textContent()) ?? '')?.[1]?.replace(/,/g, ''),
+      /while decoding chunk ([\d,]+)/.exec(must(await warnings.textContent()))?.[1]?.replace(/,/g, ''),
     )
     expect(Number.isInteger(died)).toBe(true)
-    const local = sample.scan.index.firstRecord[died % sample.chunks] ?? 0
+    const local = must(sample.scan.index.firstRecord[died % sample.chunks])
     const first = Math.floor(died / sample.chunks) * sample.records + local
     await goChunk(page, died)
-    await expect(recordRow(page, first)).toContainText(sample.record(local).umi ?? '')
-    await expect(recordRow(page, first)).toContainText(sample.record(local).barcodes[0] ?? '')
+    await expect(recordRow(page, first)).toContainText(must(sample.record(local).umi))
+    await expect(recordRow(page, first)).toContainText(must(sample.record(local).barcodes[0]))
     const at160 = 40 * sample.records
     await goChunk(page, 160)
-    await expect(recordRow(page, at160)).toContainText(sample.record(0).umi ?? '')
+    await expect(recordRow(page, at160)).toContainText(must(sample.record(0).umi))
   } finally {
     tmp.remove()
   }

@@ -10,7 +10,7 @@ interface Props {
   record: number
   alignment: number
   naln: number
-  r: number
+  recordInChunk: number
   cols: ChunkColumns | undefined
   top: number
   height: number
@@ -28,7 +28,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 /** One alignment of an expanded record: reference, orientation, position, fragment length, mapping type, other tags. */
 export const AlignmentRow = memo(function AlignmentRow(props: Props) {
-  const { record, alignment, naln, r, cols, top, height, prelude, semantics } = props
+  const { record, alignment, naln, recordInChunk, cols, top, height, prelude, semantics } = props
   const style = { top, height }
   if (!cols) {
     return (
@@ -41,8 +41,8 @@ export const AlignmentRow = memo(function AlignmentRow(props: Props) {
     )
   }
   const mt = semantics.mappingType
-  const readType = mt?.level === 'read' ? columnNumber(cols.readColumns[mt.tag] as Column, r) : undefined
-  const aln = alignmentView(cols, (cols.alnStart[r] ?? 0) + alignment, prelude, semantics, readType)
+  const readType = mt?.level === 'read' ? columnNumber(cols.readColumns[mt.tag] as Column, recordInChunk) : undefined
+  const aln = alignmentView(cols, (cols.alnStart[recordInChunk] ?? 0) + alignment, prelude, semantics, readType)
   return (
     <div
       role="row"

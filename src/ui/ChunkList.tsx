@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useEffect, useRef } from 'react'
+import { memo, useEffect, useEffectEvent, useRef } from 'react'
 import type { IndexStore, RadSession } from '../workers/client'
 import { fmtCount } from './format'
 
@@ -25,10 +25,12 @@ export const ChunkList = memo(function ChunkList({ index, chunks, current, damag
     estimateSize: () => ROW,
     overscan: 12,
   })
+  // Only when the selection moves, not when the index grows.
+  const reveal = useEffectEvent((chunk: number) => {
+    if (chunk >= 0 && chunk < chunks) virtualizer.scrollToIndex(chunk, { align: 'auto' })
+  })
   useEffect(() => {
-    if (current >= 0 && current < chunks) virtualizer.scrollToIndex(current, { align: 'auto' })
-    // Only when the selection moves, not when the index grows.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    reveal(current)
   }, [current])
 
   return (

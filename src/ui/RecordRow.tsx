@@ -9,7 +9,7 @@ interface Props {
   record: number
   chunk: number
   /** Record number inside its chunk. */
-  r: number
+  recordInChunk: number
   cols: ChunkColumns | undefined
   error: Error | undefined
   expanded: boolean
@@ -32,21 +32,21 @@ function seqClass(len: number): string {
  */
 function Preview({
   cols,
-  r,
+  recordInChunk,
   prelude,
   semantics,
   naln,
   readType,
 }: {
   cols: ChunkColumns
-  r: number
+  recordInChunk: number
   prelude: Prelude
   semantics: Semantics
   naln: number
   readType: number | undefined
 }) {
   if (naln === 0) return <span className="cell muted">no alignments</span>
-  const first = alignmentView(cols, cols.alnStart[r] ?? 0, prelude, semantics, readType)
+  const first = alignmentView(cols, cols.alnStart[recordInChunk] ?? 0, prelude, semantics, readType)
   return (
     <span className="cell preview" title={first.refName}>
       {first.ori !== undefined && <span className={`ori ori-${first.ori}`}>{first.ori}</span>}
@@ -58,8 +58,8 @@ function Preview({
 
 /** One read record: number, chunk, alignment count, barcodes and UMI as nucleotides, other read tags. */
 export const RecordRow = memo(function RecordRow(props: Props) {
-  const { record, chunk, r, cols, error, expanded, active, top, height, prelude, semantics } = props
-  const view = cols ? recordView(cols, r, prelude, semantics) : undefined
+  const { record, chunk, recordInChunk, cols, error, expanded, active, top, height, prelude, semantics } = props
+  const view = cols ? recordView(cols, recordInChunk, prelude, semantics) : undefined
   const className = `row record-row${active ? ' active' : ''}${expanded ? ' expanded' : ''}${view ? '' : ' pending'}`
   return (
     <div
@@ -100,7 +100,7 @@ export const RecordRow = memo(function RecordRow(props: Props) {
           {cols && (
             <Preview
               cols={cols}
-              r={r}
+              recordInChunk={recordInChunk}
               prelude={prelude}
               semantics={semantics}
               naln={view.naln}

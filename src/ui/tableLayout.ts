@@ -63,6 +63,8 @@ export interface TableLayout {
   windowLength: number
   /** Rows: records of the window plus the alignment rows of expanded ones. */
   count: number
+  /** Whether `record` is one of the window's records. */
+  holds(record: number): boolean
   itemAt(i: number): TableItem
   /** Row of a record (which must be in the window). */
   rowOf(record: number): number
@@ -119,5 +121,6 @@ export function makeLayout(
     }
     return record - windowStart + before
   }
-  return { windowStart, windowLength, count: windowLength + added, itemAt, rowOf }
+  const holds = (record: number): boolean => record >= windowStart && record < end
+  return { windowStart, windowLength, count: windowLength + added, holds, itemAt, rowOf }
 }
