@@ -56,11 +56,11 @@ function guess(
 function collateMarks(prelude: Prelude, container: Container): string[] {
   const marks: string[] = []
   if (container === 'snappy-framed') {
-    marks.push('the whole file is a Snappy stream, as `alevin-fry collate --compress` writes its .sz output (§6.1)')
+    marks.push('the whole file is a Snappy stream, as "alevin-fry collate --compress" writes its .sz output (§6.1)')
   }
   if (prelude.fileTags.some((t) => t.name === 'chunk_codec')) {
     marks.push(
-      `a \`chunk_codec\` file tag (${prelude.codec}): per-chunk compression is written by libradicl's collation, never by the mappers (§6)`,
+      `a chunk_codec file tag (${prelude.codec}): per-chunk compression is written by libradicl's collation, never by the mappers (§6)`,
     )
   }
   return marks
@@ -94,12 +94,12 @@ function fromLegacyAtac(prelude: Prelude, evidence: string[]): ProducerGuess | u
   const readNames = names(prelude.readTags)
   const lengths = tagType(prelude, 'ref_lengths')
   if (readNames.includes('barcode') && lengths === 'array<u32,u64>') {
-    evidence.push('scATAC read tag `barcode` and `ref_lengths` as an array of u64, as piscem-cpp writes (§7.5)')
+    evidence.push('scATAC read tag "barcode" and ref_lengths as an array of u64, as piscem-cpp writes (§7.5)')
     return guess('piscem-cpp', 'strong', evidence)
   }
   if (readNames.includes('b') && lengths === 'array<u32,u32>' && prelude.alnTags.some((t) => t.name === 'start_pos')) {
     evidence.push(
-      'scATAC read tag `b` and `ref_lengths` as an array of u32: the Rust writer (piscem-rs) before it moved to v2 (§7.5; piscem-rs src/verify/rad_compare.rs, "C++ (v_u64 ref_lengths) and Rust (array_u32 ref_lengths)")',
+      'scATAC read tag "b" and ref_lengths as an array of u32: the Rust writer (piscem-rs) before it moved to v2 (§7.5; piscem-rs src/verify/rad_compare.rs, "C++ (v_u64 ref_lengths) and Rust (array_u32 ref_lengths)")',
     )
     return guess('piscem-rs', 'weak', evidence)
   }
@@ -137,7 +137,7 @@ function fromLegacy(prelude: Prelude): ProducerGuess {
   if (atac) return atac
   if (isSalmonLayout(prelude)) {
     evidence.push(
-      'exactly the file tags cblen, ulen; read tags b, u; one alignment tag compressed_ori_refid: salmon `alevin --rad` / `--sketch` (§7.1)',
+      'exactly the file tags cblen, ulen; read tags b, u; one alignment tag compressed_ori_refid, as "salmon alevin --rad" or "--sketch" writes (§7.1)',
     )
     return guess('salmon', 'weak', evidence, ['alevin-fry convert (BAM → RAD) writes the same layout (§7.2)'])
   }
