@@ -8,6 +8,8 @@ import { inferSemantics } from '../rad/semantics'
 import { describeType } from '../rad/tags'
 import type { ChunkColumns, Column, Prelude, TagDesc } from '../rad/types'
 import { viewLines } from '../rad/viewLine'
+import { assessCompatibility } from '../rad/compatibility'
+import { compatibilityJson } from './compatJson'
 import type { ByteSource } from '../io/byteSource'
 import { openRad } from '../io/openRad'
 import { scanChunks } from '../io/scanChunks'
@@ -76,6 +78,7 @@ export async function runInfo(file: ByteSource, out: Output): Promise<number> {
     integrity: integrityStatus(scan.issues, true),
     issues: scan.issues,
     warnings: [...sem.warnings, ...scan.warnings],
+    ...compatibilityJson(assessCompatibility(prelude, container)),
   }
   if (scan.error) info.error = scan.error
   out.write(`${JSON.stringify(info, null, 2)}\n`)

@@ -1,5 +1,8 @@
+import { useMemo } from 'react'
+import { assessCompatibility } from '../rad/compatibility'
 import type { Semantics } from '../rad/semantics'
 import type { OpenedFile, SessionState } from '../workers/client'
+import { CompatibilityPanel, producerText } from './CompatibilityPanel'
 import { FileTagValues } from './FileTagValues'
 import { fmtBytes, fmtCount } from './format'
 import { RefList } from './RefList'
@@ -41,6 +44,7 @@ export function FilePanel({ state, opened, semantics }: Props) {
   // Once the scan is over, the header's warnings are items of the integrity panel, with the rest.
   const warnings = [...(state.summary ? [] : prelude.warnings), ...semantics.warnings, ...state.notices]
   const sequences = [...semantics.barcodes, ...(semantics.umi ? [semantics.umi] : [])]
+  const compat = useMemo(() => assessCompatibility(prelude, opened.container), [prelude, opened.container])
   return (
     <div className="file-panel" data-testid="file-panel">
       <section className="panel-section">
@@ -57,6 +61,11 @@ export function FilePanel({ state, opened, semantics }: Props) {
           <Row
             label="Assay"
             value={`${semantics.assay}${semantics.knownRadType ? ` (${semantics.knownRadType})` : ''}`}
+          />
+          <Row
+            label="Producer"
+            testId="file-producer"
+            value={producerText(compat.producer.name, compat.producer.certainty)}
           />
           <Row label="num_chunks" testId="file-num-chunks" value={chunksText(state, prelude.numChunks)} />
           <Row
@@ -84,6 +93,7 @@ export function FilePanel({ state, opened, semantics }: Props) {
           </ul>
         </section>
       )}
+      <CompatibilityPanel report={compat} />
       <RefList names={prelude.refNames} count={prelude.refCount} />
       <TagSchema prelude={prelude} semantics={semantics} />
       <FileTagValues prelude={prelude} />
