@@ -1,6 +1,6 @@
 import { CHUNK_HEADER_BYTES, LITTLE_ENDIAN_HOST, chunkSpan, recordLayout, u32le } from '../rad/chunk'
 import type { RecordLayout } from '../rad/chunk'
-import { ChunkIndexBuilder } from '../rad/chunkIndex'
+import { ChunkIndexBuilder, chunksOverlapping } from '../rad/chunkIndex'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { chunkPayload, detectConvention } from '../rad/decodeChunk'
 import { RadError, fmtInt } from '../rad/errors'
@@ -490,8 +490,15 @@ export async function walkChunks(source: ByteSource, prelude: Prelude, opts: Wal
   }
   flush(true)
   timing.walkMs = performance.now() - walkStarted
+  const index = builder.finish()
+  // Damage the source found in its container (a .sz frame failing its checksum) spoils the chunks it holds.
+  for (const { issue, start, end } of source.damage?.() ?? []) {
+    const [first, last] = chunksOverlapping(index, pos, start, end)
+    for (let c = first; c < last; c++) damagedChunks.push(c)
+    issues.push(first < last ? { ...issue, chunk: first } : issue)
+  }
   return {
-    index: builder.finish(),
+    index,
     timing,
     records: builder.records,
     alignments: check ? alignments : undefined,

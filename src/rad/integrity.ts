@@ -15,6 +15,7 @@ export type IssueKind =
   | 'corrupt-header'
   | 'corrupt-chunk'
   | 'decompress-failed'
+  | 'checksum-mismatch'
   | 'unknown-codec'
   | 'payload-only-nbytes'
   | 'note'
@@ -26,6 +27,8 @@ export interface IntegrityIssue {
   severity: Severity
   message: string
   offset?: number
+  /** The offset in the file itself, when `offset` is a position in an unwrapped stream (.sz, §6.1). */
+  containerOffset?: number
   chunk?: number
   part?: FilePart
   code?: RadErrorCode

@@ -19,6 +19,7 @@ const KIND_TITLES: Record<IssueKind, string> = {
   'corrupt-header': 'Damaged header',
   'corrupt-chunk': 'Damaged chunk',
   'decompress-failed': 'A chunk does not decompress',
+  'checksum-mismatch': 'Checksum mismatch in the compressed file',
   'unknown-codec': 'Unknown chunk compression',
   'payload-only-nbytes': 'Old-style chunk sizes',
   note: 'Note',
@@ -34,6 +35,8 @@ const KIND_HINTS: Partial<Record<IssueKind, (issue: IntegrityIssue) => string>> 
       issue.offset === undefined ? '' : ` (for example: tail -c +${String(issue.offset + 1)} FILE > second.rad)`
     }.`,
   'unknown-codec': () => 'The file was written by a newer tool, or its header is damaged.',
+  'checksum-mismatch': () =>
+    'The compressed file was damaged after it was written (a bad copy or disk): the records this frame holds are marked damaged and may show wrong values.',
 }
 
 const STATUS_LABELS: Record<PanelStatus, string> = {
@@ -83,7 +86,9 @@ interface IssueProps {
 
 function IssueItem({ issue, chunks, unwrapped, onChunk }: IssueProps) {
   const { chunk, offset } = issue
-  const byte = offset === undefined ? '' : `byte ${fmtCount(offset)}${unwrapped ? ' of the unwrapped stream' : ''}`
+  const inFile = issue.containerOffset === undefined ? '' : ` (byte ${fmtCount(issue.containerOffset)} of the file)`
+  const byte =
+    offset === undefined ? '' : `byte ${fmtCount(offset)}${unwrapped ? ' of the unwrapped stream' : ''}${inFile}`
   const where = [chunk === undefined ? '' : `chunk ${fmtCount(chunk)}`, byte].filter((t) => t !== '').join(' · ')
   const linked = chunk !== undefined && chunks > 0
   const beyond = chunk !== undefined && chunk >= chunks
@@ -96,6 +101,7 @@ function IssueItem({ issue, chunks, unwrapped, onChunk }: IssueProps) {
       data-severity={issue.severity}
       data-chunk={chunk === undefined ? undefined : String(chunk)}
       data-offset={offset === undefined ? undefined : String(offset)}
+      data-container-offset={issue.containerOffset === undefined ? undefined : String(issue.containerOffset)}
     >
       <div className="issue-head">
         <span className="issue-kind">{KIND_TITLES[issue.kind]}</span>

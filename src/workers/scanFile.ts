@@ -210,5 +210,7 @@ async function findings(result: ScanResult, beside: ChecksBeside | undefined): P
   // Every chunk before a stopping fault went to the checker: wait for the last answers.
   const checked = await beside.finish(result.convention)
   const issues = [...result.issues, ...checked.issues].sort((a, b) => position(a) - position(b))
-  return { result, issues, alignments: checked.alignments, damagedChunks: checked.damagedChunks }
+  // The walk's own damaged chunks are those of the container (a .sz frame failing its checksum).
+  const damagedChunks = [...new Set([...result.damagedChunks, ...checked.damagedChunks])].sort((a, b) => a - b)
+  return { result, issues, alignments: checked.alignments, damagedChunks }
 }
