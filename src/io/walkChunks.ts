@@ -8,6 +8,7 @@ import type { RadErrorData } from '../rad/errors'
 import { isChunkLocal, issueFromError } from '../rad/integrity'
 import type { IntegrityIssue } from '../rad/integrity'
 import { RAD_MAGIC } from '../rad/prelude'
+import { declaredLengthIssues } from '../rad/semantics'
 import type { NbytesConvention, Prelude } from '../rad/types'
 import { checkChunk, scanWords } from '../rad/valueChecks'
 import type { CheckPlan } from '../rad/valueChecks'
@@ -222,10 +223,11 @@ function fileIssues(prelude: Prelude, convention: NbytesConvention): IntegrityIs
     message,
     part: 'prelude',
   }))
+  issues.push(...declaredLengthIssues(prelude))
   for (const message of conventionWarning(convention)) {
     issues.push({
       kind: 'payload-only-nbytes',
-      severity: 'warning',
+      severity: 'info', // a convention a real writer used (§4.2), not a deviation
       message,
       offset: prelude.firstChunkOffset,
       chunk: 0,

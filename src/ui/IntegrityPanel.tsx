@@ -5,8 +5,8 @@ import { salvagedName } from '../workers/client'
 import { fmtBytes, fmtCount } from './format'
 import { saveFile } from './saveFile'
 
-/** What the panel's data-status says: the core's four verdicts, plus the two states before one exists. */
-export type PanelStatus = 'checking' | 'clean' | 'notes' | 'damaged' | 'unreadable' | 'incomplete'
+/** What the panel's data-status says: the core's five verdicts, plus the two states before one exists. */
+export type PanelStatus = 'checking' | 'clean' | 'notes' | 'warnings' | 'damaged' | 'unreadable' | 'incomplete'
 
 const KIND_TITLES: Record<IssueKind, string> = {
   'not-rad': 'Not a RAD file',
@@ -20,6 +20,7 @@ const KIND_TITLES: Record<IssueKind, string> = {
   'corrupt-chunk': 'Damaged chunk',
   'decompress-failed': 'A chunk does not decompress',
   'checksum-mismatch': 'Checksum mismatch in the compressed file',
+  'declared-length': 'A length its type cannot hold',
   'unknown-codec': 'Unknown chunk compression',
   'payload-only-nbytes': 'Old-style chunk sizes',
   note: 'Note',
@@ -43,6 +44,7 @@ const STATUS_LABELS: Record<PanelStatus, string> = {
   checking: 'Checking…',
   clean: 'Clean',
   notes: 'Readable, with notes',
+  warnings: 'Readable, with warnings',
   damaged: 'Damaged',
   unreadable: 'Unreadable',
   incomplete: 'Not fully checked',
@@ -65,6 +67,8 @@ function summaryText(state: SessionState, status: PanelStatus): string {
       return `Every chunk was checked: ${counts}${s?.alignments !== undefined ? `, ${fmtCount(s.alignments)} alignments` : ''}. Nothing is wrong.`
     case 'notes':
       return `Every chunk was checked (${counts}); nothing is damaged, but there is something worth knowing.`
+    case 'warnings':
+      return `Every chunk was checked (${counts}); everything is readable, but the file is not quite what it declares (see below).`
     case 'damaged':
       return `Part of the file cannot be read. Everything valid is shown: ${counts} indexed.`
     case 'unreadable':
