@@ -68,7 +68,7 @@ function summaryText(state: SessionState, status: PanelStatus): string {
     case 'notes':
       return `Every chunk was checked (${counts}); nothing is damaged, but there is something worth knowing.`
     case 'warnings':
-      return `Every chunk was checked (${counts}); everything is readable, but the file is not quite what it declares (see below).`
+      return `Everything is readable (${counts}), but see the warnings below.`
     case 'damaged':
       return `Part of the file cannot be read. Everything valid is shown: ${counts} indexed.`
     case 'unreadable':

@@ -140,5 +140,10 @@ describe('.sz checksums', () => {
     const info = JSON.parse(i.stdout) as { integrity: string; issues: { kind: string; containerOffset: number }[] }
     expect(info.integrity).toBe('damaged')
     expect(info.issues.find((x) => x.kind === 'checksum-mismatch')?.containerOffset).toBe(third.at)
+    // salvage leaves out the chunks the frame holds, and what it writes is clean.
+    const s = await runCli(['salvage', path, dir.path('saved.rad')])
+    expect(s.code, s.stderr).toBe(0)
+    expect(s.stdout).toMatch(/; dropped damaged chunks 1 \(1 problem in the input\)\n$/)
+    expect((await runCli(['validate', dir.path('saved.rad')])).code).toBe(0)
   })
 })
