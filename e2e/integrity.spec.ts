@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { snappyFrame } from '../test/helpers/radWriter'
+import { snappyDataFrameAt } from '../test/helpers/integrityCases'
 import {
   FIXTURES,
   expectedOf,
@@ -192,7 +193,7 @@ test('two concatenated files: the second prelude is named at its byte; the first
   const path = write('joined.rad', joined)
   const want = await integrityOf(joined)
   const first = await expectedOf(a)
-  expect(want.status).toBe('notes')
+  expect(want.status).toBe('warnings')
   const joinedIssue = want.issues.find((i) => i.kind === 'concatenated')
   expect(joinedIssue?.offset).toBe(a.length)
   // The hint's command cuts out the second file exactly.
@@ -269,6 +270,47 @@ test('a damaged .sz file says salvage is for the command line', async ({ page })
   await expect(note).toContainText('node bin/rad.mjs salvage cut.collated.rad.sz')
   await expect(page.getByTestId('integrity-issue').last()).toContainText('of the unwrapped stream')
   expect(await statValue(page, 'chunks')).toBe(2)
+})
+
+test('a .sz frame whose checksum fails: an error at the frame, in the file and in the unwrapped stream', async ({
+  page,
+}) => {
+  const sz = snappyFrame(new Uint8Array(readFileSync(V3)))
+  const frame = snappyDataFrameAt(sz, 2)
+  sz[frame + 4] = (sz[frame + 4] ?? 0) ^ 0x01 // the stored CRC, not the data
+  const path = write('crc.collated.rad.sz', sz)
+  const want = await integrityOf(sz, 'crc.collated.rad.sz')
+  expect(want.status).toBe('damaged')
+  const bad = want.issues.find((i) => i.kind === 'checksum-mismatch')
+  expect(bad).toMatchObject({ offset: 2 * 65536, containerOffset: frame })
+  expect(validate(path).code).toBe(1)
+
+  await open(page, path)
+  await expectPanel(page, want)
+  const item = page.locator('[data-kind="checksum-mismatch"]')
+  await expect(item).toHaveAttribute('data-container-offset', String(frame))
+  await expect(item).toContainText(`byte ${fmt(2 * 65536)} of the unwrapped stream (byte ${fmt(frame)} of the file)`)
+})
+
+test('a length its type cannot hold (ulen 65,535, u32 UMI): readable, with warnings; UMIs shown at 16 nt', async ({
+  page,
+}) => {
+  const bytes = new Uint8Array(readFileSync(V3))
+  const clean = await expectedOf(bytes)
+  const ulenAt = clean.prelude.fileTagValueOffsets[1] ?? -1
+  new DataView(bytes.buffer).setUint16(ulenAt, 65535, true)
+  const path = write('ulen.rad', bytes)
+  const want = await integrityOf(bytes)
+  expect(want.status).toBe('warnings')
+  expect(want.issues).toMatchObject([{ kind: 'declared-length', severity: 'warning', offset: ulenAt }])
+  expect(validate(path).code).toBe(2)
+  const umi = (await expectedOf(bytes)).record(0).umi ?? ''
+  expect(umi).toHaveLength(16)
+
+  await open(page, path)
+  await expectPanel(page, want)
+  await expect(page.getByTestId('integrity-status')).toHaveText('Readable, with warnings')
+  await expect(recordRow(page, 0)).toContainText(umi)
 })
 
 test.describe('with cores to spare, records are checked in a worker beside the walk (ADR 0002)', () => {

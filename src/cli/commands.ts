@@ -1,5 +1,6 @@
 import { makeCheckPlan } from '../rad/valueChecks'
 import { integrityStatus, issueFromError } from '../rad/integrity'
+import type { IntegrityIssue, IntegrityStatus } from '../rad/integrity'
 import { columnValue } from '../rad/columns'
 import { decodeChunk } from '../rad/decodeChunk'
 import { canonicalJson } from '../rad/display'
@@ -36,6 +37,16 @@ function fileTagValues(prelude: Prelude): Record<string, unknown> {
 /** Walks every chunk, checking its records in place; returns the scan (with alignment total). */
 function checkAll(source: ByteSource, prelude: Prelude): Promise<ScanResult> {
   return scanChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
+}
+
+/**
+ * The exit code of `validate` and `info`, as `gzip -t` has it: 0 for a clean
+ * file (notes about a well-formed file included), 1 for errors, 2 for a file
+ * that reads but deviates from what it declares (warnings).
+ */
+export function exitCodeOf(status: IntegrityStatus): number {
+  if (status === 'damaged' || status === 'unreadable') return 1
+  return status === 'warnings' ? 2 : 0
 }
 
 /** `info` of a file whose prelude cannot be read (not RAD, empty, cut short): the report alone. */
@@ -82,18 +93,30 @@ export async function runInfo(file: ByteSource, out: Output): Promise<number> {
   }
   if (scan.error) info.error = scan.error
   out.write(`${JSON.stringify(info, null, 2)}\n`)
-  return scan.issues.some((i) => i.severity === 'error') ? 1 : 0
+  return exitCodeOf(integrityStatus(scan.issues, true))
 }
 
+/** ` (chunk K)` and ` at byte N` for a report line, when the issue has them. */
+function place(issue: IntegrityIssue): string {
+  const chunk = issue.chunk !== undefined ? ` (chunk ${String(issue.chunk)})` : ''
+  return issue.offset !== undefined ? ` at byte ${String(issue.offset)}${chunk}` : chunk
+}
+
+/** `validate FILE`: exit 0 clean, 1 errors, 2 readable with warnings (exitCodeOf). */
 export async function runValidate(file: ByteSource, out: Output): Promise<number> {
   const { source, prelude } = await openRad(file)
   const scan = await checkAll(source, prelude)
-  for (const w of scan.warnings) process.stderr.write(`warning: ${w}\n`)
-  if (reportErrors(scan) !== 0) return 1
+  for (const issue of scan.issues) {
+    if (issue.severity === 'info') process.stderr.write(`note: ${issue.message}\n`)
+    if (issue.severity === 'warning') process.stderr.write(`warning${place(issue)}: ${issue.message}\n`)
+  }
+  const status = integrityStatus(scan.issues, true)
+  if (reportErrors(scan) !== 0) return exitCodeOf(status)
+  const verdict = status === 'warnings' ? 'readable, with warnings' : 'ok'
   out.write(
-    `ok: ${String(scan.index.count)} chunks, ${String(scan.records)} records, ${String(scan.alignments ?? 0)} alignments\n`,
+    `${verdict}: ${String(scan.index.count)} chunks, ${String(scan.records)} records, ${String(scan.alignments ?? 0)} alignments\n`,
   )
-  return 0
+  return exitCodeOf(status)
 }
 
 function rowJson(col: Column, i: number): unknown {

@@ -9,10 +9,16 @@ commands:
   info FILE               one JSON object: header, tag schemas, codec, nbytes convention, totals
   dump FILE [--chunk N]   JSON Lines, one object per record (raw tag values)
   view FILE [-H]          one line per alignment, like \`alevin-fry view\` (-H: reference list first)
-  validate FILE           check every chunk; exit 0 when the file is sound, 1 otherwise
+  validate FILE           check every chunk (and every .sz frame's checksum)
   salvage IN OUT          write the valid part of IN to OUT: the prelude and every intact chunk, num_chunks corrected
 
-Files may be plain RAD, chunk-compressed (lz4/zstd) or Snappy-framed (.sz).`
+Files may be plain RAD, chunk-compressed (lz4/zstd) or Snappy-framed (.sz).
+
+exit status (as gzip -t):
+  0  the file is clean (notes about a well-formed file, such as an unwrapped .sz stream, keep 0)
+  1  errors: the file is damaged or not RAD, cannot be opened, or the command line is wrong
+  2  validate and info only: readable, with warnings (the file deviates from what it declares,
+     such as trailing bytes after the declared chunks, or a length its tag's type cannot hold)`
 
 interface Args {
   command: string
@@ -22,6 +28,7 @@ interface Args {
   header: boolean
 }
 
+/** The arguments, 'help', or what is wrong with them. */
 function parseArgs(argv: string[]): Args | string {
   const positional: string[] = []
   let chunk: number | undefined
@@ -34,7 +41,7 @@ function parseArgs(argv: string[]): Args | string {
     } else if (arg === '-H' || arg === '--header') {
       header = true
     } else if (arg === '-h' || arg === '--help') {
-      return USAGE
+      return 'help'
     } else {
       positional.push(arg)
     }
@@ -61,18 +68,37 @@ async function run(args: Args, out: Output): Promise<number> {
         return await runSalvage(source, args.output ?? '', out)
       default:
         process.stderr.write(`unknown command "${args.command}"\n${USAGE}\n`)
-        return 2
+        return 1
     }
   } finally {
     await source.close()
   }
 }
 
+/** One line on stderr for anything that stopped a command; never a stack trace. */
+function failure(e: unknown, file: string): string {
+  if (e instanceof RadError) {
+    const chunk = e.chunk !== undefined ? ` (chunk ${String(e.chunk)})` : ''
+    return `error at byte ${String(e.offset ?? 0)}${chunk}: ${e.message}`
+  }
+  if (e instanceof Error && 'code' in e && (e.code === 'ENOENT' || e.code === 'EISDIR' || e.code === 'EACCES')) {
+    return `cannot open ${file}: ${e.message}`
+  }
+  // A bug of this reader, or the runtime giving out (memory): say so in one line.
+  const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e)
+  return `internal error (please report it with the file): ${what.split('\n')[0] ?? ''}`
+}
+
+/** Runs one command; the exit status is documented in USAGE. Never throws. */
 export async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv)
+  if (args === 'help') {
+    process.stdout.write(`${USAGE}\n`)
+    return 0
+  }
   if (typeof args === 'string') {
     process.stderr.write(`${args}\n`)
-    return 2
+    return 1
   }
   const out = new Output(process.stdout)
   try {
@@ -80,17 +106,13 @@ export async function main(argv: string[]): Promise<number> {
     await out.close()
     return code
   } catch (e) {
-    await out.close()
+    try {
+      await out.close()
+    } catch {
+      // stdout itself failed: the reason below is what matters.
+    }
     if (out.brokenPipe) return 0
-    if (e instanceof RadError) {
-      const chunk = e.chunk !== undefined ? ` (chunk ${String(e.chunk)})` : ''
-      process.stderr.write(`error at byte ${String(e.offset ?? 0)}${chunk}: ${e.message}\n`)
-      return 1
-    }
-    if (e instanceof Error && 'code' in e && (e.code === 'ENOENT' || e.code === 'EISDIR' || e.code === 'EACCES')) {
-      process.stderr.write(`cannot open ${args.file}: ${e.message}\n`)
-      return 2
-    }
-    throw e
+    process.stderr.write(`${failure(e, args.file)}\n`)
+    return 1
   }
 }

@@ -36,10 +36,22 @@ export class Output {
     const data = this.parts.join('')
     this.parts = []
     this.size = 0
-    if (!this.stream.write(data)) {
-      await Promise.race([once(this.stream, 'drain'), once(this.stream, 'error')])
-    }
+    if (!this.stream.write(data)) await this.drained()
     if (this.brokenPipe) throw new BrokenPipe()
+  }
+
+  /**
+   * Waits for 'drain'. `events.once` also settles on 'error' and removes both
+   * of its listeners either way: racing two `once` calls left one behind per
+   * wait, and a pipe that backed up 11 times warned MaxListenersExceeded.
+   */
+  private async drained(): Promise<void> {
+    try {
+      await once(this.stream, 'drain')
+    } catch (e) {
+      // EPIPE was noted by the constructor's listener; anything else is real.
+      if (!this.brokenPipe) throw e
+    }
   }
 
   async close(): Promise<void> {

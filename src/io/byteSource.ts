@@ -1,3 +1,13 @@
+import type { IntegrityIssue } from '../rad/integrity'
+
+/** A problem a source found in its container while reading: a Snappy frame whose checksum fails. */
+export interface SourceDamage {
+  issue: IntegrityIssue
+  /** [start, end): the bytes of the source it concerns. */
+  start: number
+  end: number
+}
+
 /**
  * The only I/O the app knows: a size and positioned reads. Implementations
  * wrap a Blob/File (browser), a file descriptor (Node), a byte array (tests)
@@ -39,6 +49,8 @@ export interface ByteSource {
    * fresh buffer costs a decode worker as much as the read itself.
    */
   readInto?(offset: number, length: number, into: ArrayBuffer, signal?: AbortSignal): Promise<Uint8Array | undefined>
+  /** Sources over a container (SnappyFramedSource): what the reads so far found damaged, in source order. */
+  damage?(): SourceDamage[]
 }
 
 /** A byte array as a ByteSource (tests, samples): each read is a copy, so the caller owns it. */

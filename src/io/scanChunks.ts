@@ -10,7 +10,7 @@ import { CHUNK_HEADER_BYTES, recordLayout, u32le } from '../rad/chunk'
 import type { RecordLayout } from '../rad/chunk'
 import { checkChunkHeader, chunkBounds, cutHeaderError, missingChunksError } from '../rad/chunkHeader'
 import type { ChunkBounds } from '../rad/chunkHeader'
-import { ChunkIndexBuilder } from '../rad/chunkIndex'
+import { ChunkIndexBuilder, chunksOverlapping } from '../rad/chunkIndex'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { canScanCleanRuns, scanCleanRun } from '../rad/cleanRun'
 import { chunkPayload, detectConvention } from '../rad/decodeChunk'
@@ -323,11 +323,22 @@ class ChunkScan {
     this.issues.add(issueFromError(fault))
   }
 
+  /** Damage the source found in its container (a .sz frame failing its checksum) spoils the chunks it holds. */
+  private addSourceDamage(index: ChunkIndex): void {
+    for (const { issue, start, end } of this.source.damage?.() ?? []) {
+      const [first, last] = chunksOverlapping(index, this.pos, start, end)
+      for (let c = first; c < last; c++) this.issues.damagedChunks.push(c)
+      this.issues.add(first < last ? { ...issue, chunk: first } : issue)
+    }
+  }
+
   result(): ScanResult {
-    const issues = this.issues.finish()
     this.flush(true)
+    const index = this.index.finish()
+    this.addSourceDamage(index)
+    const issues = this.issues.finish()
     return {
-      index: this.index.finish(),
+      index,
       timing: this.pace.finish(),
       records: this.index.records,
       alignments: this.opts.check ? this.alignments : undefined,

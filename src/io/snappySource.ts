@@ -1,7 +1,15 @@
 import { lastAtMost } from '../rad/chunkIndex'
 import { RadError, fmtInt } from '../rad/errors'
-import { SNAPPY_FRAME_HEADER, decodeFrame, frameDataLength, frameHasData, readFrameHeader } from '../rad/snappy'
-import type { ByteSource } from './byteSource'
+import {
+  SNAPPY_FRAME_HEADER,
+  decodeFrame,
+  frameChecksum,
+  frameDataLength,
+  frameHasData,
+  readFrameHeader,
+} from '../rad/snappy'
+import type { FrameChecksum } from '../rad/snappy'
+import type { ByteSource, SourceDamage } from './byteSource'
 import { throwIfAborted } from './byteSource'
 
 const WINDOW = 8 << 20
@@ -10,12 +18,16 @@ const WINDOW = 8 << 20
  * Presents a Snappy-framed stream (`map.collated.rad.sz`, RAD-FORMAT.md §6.1)
  * as the plain RAD bytes it holds, with random access: `open` walks the frame
  * headers once (16 bytes of index per ≤64 KiB frame) and `read` decodes only
- * the frames a read touches.
+ * the frames a read touches, checking each one's CRC-32C as it does: a frame
+ * that fails is still read (its data may be right and its CRC field damaged)
+ * and listed by `damage`, so a walk that reads every byte reports every one.
  */
 export class SnappyFramedSource implements ByteSource {
   /** Every read decodes into new memory (or into the caller's, readInto). */
   readonly ownedReads = true
   private cache: { frame: number; data: Uint8Array } | undefined
+  /** Frames whose checksum failed, by frame number. */
+  private readonly failed = new Map<number, SourceDamage>()
 
   private readonly inner: ByteSource
   /** Absolute offset of each data frame's header in the inner source. */
@@ -98,8 +110,34 @@ export class SnappyFramedSource implements ByteSource {
         at,
       )
     }
+    const sum = frameChecksum(body, data)
+    if (sum.stored !== sum.computed && !this.failed.has(i)) this.failed.set(i, this.checksumDamage(i, sum))
     this.cache = { frame: i, data }
     return data
+  }
+
+  private checksumDamage(i: number, sum: FrameChecksum): SourceDamage {
+    const at = this.frameOffset[i] ?? 0
+    const start = this.dataOffset[i] ?? 0
+    const end = this.dataOffset[i + 1] ?? 0
+    const hex = (n: number): string => `0x${n.toString(16).padStart(8, '0')}`
+    return {
+      start,
+      end,
+      issue: {
+        kind: 'checksum-mismatch',
+        severity: 'error',
+        offset: start,
+        containerOffset: at,
+        message:
+          `the Snappy frame at byte ${fmtInt(at)} of the .sz file (bytes ${fmtInt(start)}–${fmtInt(end)} of the unwrapped stream) ` +
+          `fails its checksum: it stores CRC-32C ${hex(sum.stored)}, its data gives ${hex(sum.computed)}; the ${fmtInt(end - start)} bytes it holds may be wrong`,
+      },
+    }
+  }
+
+  damage(): SourceDamage[] {
+    return [...this.failed.values()].sort((a, b) => a.start - b.start)
   }
 
   read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {

@@ -25,7 +25,7 @@
  *
  * Check (exact fill, reference ids, 2-bit widths §7.8; all in valueChecks.ts):
  * - words: scanWords, over whole blocks of clean chunks in the index walk
- *   (walkCleanRun, src/io/walkChunks.ts), or one chunk at a time through
+ *   (scanCleanRun, src/rad/cleanRun.ts), or one chunk at a time through
  *   checkChunk (the checker worker, src/workers/recordChecks.ts, and the
  *   walk's careful path);
  * - fixed / generic: checkFixed (DataView) or checkGeneric (Cursor), through

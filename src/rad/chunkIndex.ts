@@ -138,3 +138,18 @@ export function chunkForRecord(index: ChunkIndex, record: number): number {
   const last = (index.firstRecord[k] ?? 0) + (index.nrec[k] ?? 0)
   return record < last ? k : -1
 }
+
+/**
+ * The chunks [first, last) whose bytes overlap [start, end): chunks lie end
+ * to end from index.offset[0] (§4) and the last one ends at `endOfChunks`.
+ */
+export function chunksOverlapping(
+  index: ChunkIndex,
+  endOfChunks: number,
+  start: number,
+  end: number,
+): [number, number] {
+  if (index.count === 0 || end <= (index.offset[0] ?? 0) || start >= endOfChunks) return [0, 0]
+  const key = (i: number): number => index.offset[i] ?? 0
+  return [lastAtMost(index.count, key, start), lastAtMost(index.count, key, end - 1) + 1]
+}

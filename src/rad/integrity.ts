@@ -15,10 +15,18 @@ export type IssueKind =
   | 'corrupt-header'
   | 'corrupt-chunk'
   | 'decompress-failed'
+  | 'checksum-mismatch'
+  | 'declared-length'
   | 'unknown-codec'
   | 'payload-only-nbytes'
   | 'note'
 
+/**
+ * error: part of the file is unreadable or wrong; warning: readable, but the
+ * file deviates from what it declares (trailing bytes, a length its type
+ * cannot hold); info: a note about a well-formed file (a .sz stream was
+ * unwrapped, payload-only nbytes). `rad validate` exits 1, 2 and 0 for them.
+ */
 export type Severity = 'error' | 'warning' | 'info'
 
 export interface IntegrityIssue {
@@ -26,17 +34,20 @@ export interface IntegrityIssue {
   severity: Severity
   message: string
   offset?: number
+  /** The offset in the file itself, when `offset` is a position in an unwrapped stream (.sz, §6.1). */
+  containerOffset?: number
   chunk?: number
   part?: FilePart
   code?: RadErrorCode
 }
 
 /**
- * clean: nothing to say; notes: readable, with things worth knowing;
+ * clean: nothing to say; notes: well-formed, with things worth knowing;
+ * warnings: readable, but deviating from what it declares;
  * damaged: some part is unreadable but everything before it is shown;
  * unreadable: not a RAD file, or its prelude cannot be read.
  */
-export type IntegrityStatus = 'clean' | 'notes' | 'damaged' | 'unreadable'
+export type IntegrityStatus = 'clean' | 'notes' | 'warnings' | 'damaged' | 'unreadable'
 
 const KIND_OF_CODE: Partial<Record<RadErrorCode, IssueKind>> = {
   NOT_RAD: 'not-rad',
@@ -73,6 +84,7 @@ export function issueFromError(e: RadError): IntegrityIssue {
 export function integrityStatus(issues: readonly IntegrityIssue[], preludeRead: boolean): IntegrityStatus {
   if (!preludeRead) return 'unreadable'
   if (issues.some((i) => i.severity === 'error')) return 'damaged'
+  if (issues.some((i) => i.severity === 'warning')) return 'warnings'
   return issues.length > 0 ? 'notes' : 'clean'
 }
 

@@ -115,13 +115,16 @@ function readRefNames(cur: Cursor, refCount: number): string[] {
   return names
 }
 
-function readFileTagValues(cur: Cursor, tags: readonly TagDesc[]): TagValue[] {
+/** Each file tag's value, and the offset it starts at (§3.2). */
+function readFileTagValues(cur: Cursor, tags: readonly TagDesc[]): { values: TagValue[]; offsets: number[] } {
   const values: TagValue[] = []
+  const offsets: number[] = []
   for (const tag of tags) {
     cur.context = `the value of file tag "${tag.name}"`
+    offsets.push(cur.pos)
     values.push(readValue(cur, tag.type))
   }
-  return values
+  return { values, offsets }
 }
 
 /** §6: `chunk_codec` u8 file tag; absent means none. */
@@ -180,13 +183,13 @@ function parsePreludeParts(cur: Cursor): Prelude {
   const readTags = readTagSection(cur, 'read', versioned, warnings)
   const alnTags = readTagSection(cur, 'alignment', versioned, warnings)
   const tagValuesOffset = cur.pos
-  let fileTagValues: TagValue[]
+  let values: ReturnType<typeof readFileTagValues>
   try {
-    fileTagValues = readFileTagValues(cur, fileTags)
+    values = readFileTagValues(cur, fileTags)
   } catch (e) {
     throw e instanceof RadError ? e.inPart('file-tag-values') : e
   }
-  const codec = codecOf(fileTags, fileTagValues, tagValuesOffset)
+  const codec = codecOf(fileTags, values.values, tagValuesOffset)
   if (numChunks === 0) {
     warnings.push(
       'num_chunks is 0 (unknown — the mapper may not have finished): chunks are read to the end of the file',
@@ -203,7 +206,8 @@ function parsePreludeParts(cur: Cursor): Prelude {
     fileTags,
     readTags,
     alnTags,
-    fileTagValues,
+    fileTagValues: values.values,
+    fileTagValueOffsets: values.offsets,
     codec,
     tagValuesOffset,
     firstChunkOffset: cur.pos,

@@ -1,6 +1,7 @@
 import { fmtInt } from './errors'
 import type { IntegrityIssue } from './integrity'
 import { looksLikeRadStart } from './prelude'
+import { declaredLengthIssues } from './semantics'
 import type { NbytesConvention, Prelude } from './types'
 
 /** At most this many damaged chunks are listed; later ones are only counted. */
@@ -14,10 +15,11 @@ export function fileIssues(prelude: Prelude, convention: NbytesConvention): Inte
     message,
     part: 'prelude',
   }))
+  issues.push(...declaredLengthIssues(prelude))
   if (convention === 'payload-only') {
     issues.push({
       kind: 'payload-only-nbytes',
-      severity: 'warning',
+      severity: 'info', // a convention a real writer used (§4.2), not a deviation
       message:
         'chunk nbytes excludes the 8-byte chunk header (payload-only, as an older C++ writer did, RAD-FORMAT.md §4.2); every real producer includes it — read this file accordingly',
       offset: prelude.firstChunkOffset,

@@ -1,7 +1,9 @@
+import { fmtInt } from './errors'
+import type { IntegrityIssue } from './integrity'
 import { fileTagValue } from './prelude'
-import { isIntegerType, fixedWidth } from './tags'
+import { describeType, isIntegerType, fixedWidth, roleLenOffset } from './tags'
 import { TYPE_ID } from './types'
-import type { Prelude, RoleKind, TagDesc, TagValue } from './types'
+import type { Prelude, RoleKind, TagDesc, TagType, TagValue } from './types'
 
 /**
  * What the tags mean (RAD-FORMAT.md §7.7): found by v2 role first, by the
@@ -20,6 +22,8 @@ export interface SequenceField {
   len: number
   /** Where `len` came from, for the user ("role", "file tag cblen", "assumed …"). */
   lenSource: string
+  /** A declared length more than the tag's type can hold, cut down to `len` (declaredLengthIssues). */
+  overlong?: { declared: number; offset: number | undefined }
 }
 
 /** How an alignment word carries orientation (§5.3, §7.4). */
@@ -59,30 +63,62 @@ function numberValue(value: TagValue | undefined): number | undefined {
   return undefined
 }
 
+/** Most nucleotides a 2-bit packed value of this type holds (§7.8: 4 per byte); undefined for text and non-integers. */
+export function packedCapacity(type: TagType): number | undefined {
+  return isIntegerType(type.id) ? fixedWidth(type) * 4 : undefined
+}
+
+/** A sequence length as found: in nucleotides, what declared it, and where (undefined when assumed). */
+interface FoundLength {
+  len: number
+  lenSource: string
+  offset: number | undefined
+}
+
+function fileTagOffset(prelude: Prelude, name: string): number | undefined {
+  const i = prelude.fileTags.findIndex((t) => t.name === name)
+  return i < 0 ? undefined : prelude.fileTagValueOffsets[i]
+}
+
 /** Nucleotide length: role len, then the legacy file tag, then the integer width (§2.3, §7.8). */
-function sequenceLength(
-  prelude: Prelude,
-  tag: TagDesc,
-  roleLen: number | undefined,
-  fileTag: string,
-  warnings: string[],
-): [number, string] {
+function sequenceLength(prelude: Prelude, tag: TagDesc, fileTag: string, warnings: string[]): FoundLength {
   const legacy = numberValue(fileTagValue(prelude, fileTag))
+  const roleLen = tag.role.len
   if (roleLen !== undefined && roleLen > 0) {
     if (legacy !== undefined && legacy !== roleLen) {
       warnings.push(
         `tag "${tag.name}": role length ${String(roleLen)} differs from file tag ${fileTag} = ${String(legacy)}; the role wins`,
       )
     }
-    return [roleLen, 'role']
+    return { len: roleLen, lenSource: 'role', offset: roleLenOffset(tag) }
   }
-  if (legacy !== undefined && legacy > 0) return [legacy, `file tag ${fileTag}`]
-  if (tag.type.id === TYPE_ID.string) return [0, 'stored as text']
-  const assumed = Math.min(32, (fixedWidth(tag.type) * 8) / 2)
+  if (legacy !== undefined && legacy > 0) {
+    return { len: legacy, lenSource: `file tag ${fileTag}`, offset: fileTagOffset(prelude, fileTag) }
+  }
+  if (tag.type.id === TYPE_ID.string) return { len: 0, lenSource: 'stored as text', offset: undefined }
+  const bits = fixedWidth(tag.type) * 8
+  const assumed = Math.min(32, bits / 2)
   warnings.push(
-    `tag "${tag.name}": no length declared (no role length, no ${fileTag} file tag); assumed ${String(assumed)} nt from its ${String(fixedWidth(tag.type) * 8)}-bit width`,
+    `tag "${tag.name}": no length declared (no role length, no ${fileTag} file tag); assumed ${String(assumed)} nt from its ${String(bits)}-bit width`,
   )
-  return [assumed, `assumed from the ${String(fixedWidth(tag.type) * 8)}-bit width`]
+  return { len: assumed, lenSource: `assumed from the ${String(bits)}-bit width`, offset: undefined }
+}
+
+/**
+ * The field of a barcode or UMI tag, its length cut down to what the tag's
+ * type can hold: a u32 holds 16 nt, a u64 32 (§7.8). A larger declared
+ * length (`ulen` = 65,535 with a u32 UMI) would decode each value into
+ * thousands of bases that are not in the file.
+ */
+function sequenceField(tag: TagDesc, i: number, level: number, found: FoundLength): SequenceField {
+  const field: SequenceField = { tag: i, name: tag.name, level, len: found.len, lenSource: found.lenSource }
+  const capacity = packedCapacity(tag.type)
+  if (capacity !== undefined && found.len > capacity) {
+    field.len = capacity
+    field.lenSource = `${found.lenSource} says ${fmtInt(found.len)}, more than a ${describeType(tag.type)} holds: ${String(capacity)} used`
+    field.overlong = { declared: found.len, offset: found.offset }
+  }
+  return field
 }
 
 function barcodeFileTag(name: string, count: number): string {
@@ -101,14 +137,7 @@ function findBarcodes(prelude: Prelude, warnings: string[]): SequenceField[] {
     const tag = tags[i] as TagDesc
     const numbered = /^b(\d+)$/.exec(tag.name)
     const level = tag.role.level ?? (numbered?.[1] !== undefined ? Number(numbered[1]) : 0)
-    const [len, lenSource] = sequenceLength(
-      prelude,
-      tag,
-      tag.role.len,
-      barcodeFileTag(tag.name, picks.length),
-      warnings,
-    )
-    return { tag: i, name: tag.name, level, len, lenSource }
+    return sequenceField(tag, i, level, sequenceLength(prelude, tag, barcodeFileTag(tag.name, picks.length), warnings))
   })
   return fields.sort((a, b) => a.level - b.level)
 }
@@ -117,8 +146,7 @@ function findUmi(prelude: Prelude, warnings: string[]): SequenceField | undefine
   const i = found(byRole(prelude.readTags, 'umi')) ?? found(byName(prelude.readTags, 'u'))
   if (i === undefined) return undefined
   const tag = prelude.readTags[i] as TagDesc
-  const [len, lenSource] = sequenceLength(prelude, tag, tag.role.len, 'ulen', warnings)
-  return { tag: i, name: tag.name, level: 0, len, lenSource }
+  return sequenceField(tag, i, 0, sequenceLength(prelude, tag, 'ulen', warnings))
 }
 
 function findOrientation(alnTags: readonly TagDesc[]): Semantics['orientation'] {
@@ -174,4 +202,28 @@ export function inferSemantics(prelude: Prelude): Semantics {
     mappingType: findMappingType(prelude),
   }
   return { ...partial, assay: guessAssay(partial, alnTags), warnings }
+}
+
+/**
+ * Every barcode or UMI length declared larger than its tag's type can hold
+ * (ulen, cblen, bNlen file tags, §7; or a v2 role length, §2.3), as a
+ * warning at the byte that declares it: the file reads, but not as it says.
+ */
+export function declaredLengthIssues(prelude: Prelude, sem: Semantics = inferSemantics(prelude)): IntegrityIssue[] {
+  const fields = sem.umi ? [...sem.barcodes, sem.umi] : sem.barcodes
+  return fields.flatMap((f): IntegrityIssue[] => {
+    if (!f.overlong) return []
+    const tag = prelude.readTags[f.tag] as TagDesc
+    const at = f.overlong.offset === undefined ? '' : ` at byte ${fmtInt(f.overlong.offset)}`
+    const issue: IntegrityIssue = {
+      kind: 'declared-length',
+      severity: 'warning',
+      part: tag.role.len === f.overlong.declared ? 'prelude' : 'file-tag-values',
+      message:
+        `tag "${f.name}" is a ${describeType(tag.type)}, which holds at most ${String(f.len)} nt, but its length is declared as ` +
+        `${fmtInt(f.overlong.declared)}${at}; its values are decoded as ${String(f.len)} nt`,
+    }
+    if (f.overlong.offset !== undefined) issue.offset = f.overlong.offset
+    return [issue]
+  })
 }

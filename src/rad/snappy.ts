@@ -1,4 +1,5 @@
 import { uncompress } from 'snappyjs'
+import { crc32c, maskCrc } from './crc32c'
 import { RadError, fmtInt } from './errors'
 
 /**
@@ -62,7 +63,11 @@ function compressedLength(body: Uint8Array): number | undefined {
   return undefined
 }
 
-/** Decodes a data frame's body (4-byte CRC, then data). The CRC is not verified. */
+/**
+ * Decodes a data frame's body (4-byte masked CRC, then data). The CRC is
+ * checked apart (frameChecksum), so that a frame whose data fails it can still
+ * be shown and reported rather than stop the reading.
+ */
 export function decodeFrame(frame: SnappyFrame, body: Uint8Array): Uint8Array {
   if (body.length < 4) {
     throw new RadError('BAD_SNAPPY', `Snappy stream: frame at byte ${fmtInt(frame.offset)} is too short`, frame.offset)
@@ -78,4 +83,16 @@ export function decodeFrame(frame: SnappyFrame, body: Uint8Array): Uint8Array {
       frame.offset,
     )
   }
+}
+
+/** A data frame's stored and computed masked CRC-32C of its uncompressed data (framing spec §3). */
+export interface FrameChecksum {
+  stored: number
+  computed: number
+}
+
+/** The checksum a data frame stores (its body's first 4 bytes, LE) against the one of its decoded data. */
+export function frameChecksum(body: Uint8Array, data: Uint8Array): FrameChecksum {
+  const stored = ((body[0] ?? 0) | ((body[1] ?? 0) << 8) | ((body[2] ?? 0) << 16) | ((body[3] ?? 0) << 24)) >>> 0
+  return { stored, computed: maskCrc(crc32c(data)) }
 }

@@ -217,8 +217,16 @@ function readDescriptor(cur: Cursor, versioned: boolean, warnings: string[]): Ta
     type.lengthType = lengthType
     type.elementType = elementType
   }
-  const role: TagRole = versioned ? readRole(cur, warnings, name) : { kind: 'none', code: 0 }
-  return { name, type, role }
+  if (!versioned) return { name, type, role: { kind: 'none', code: 0 } }
+  const roleOffset = cur.pos
+  return { name, type, role: readRole(cur, warnings, name), roleOffset }
+}
+
+/** Absolute offset of the byte holding a Barcode or Umi role's length: `[code][plen][level?][len]` (§2.3). */
+export function roleLenOffset(tag: TagDesc): number | undefined {
+  if (tag.roleOffset === undefined) return undefined
+  if (tag.role.kind === 'barcode') return tag.roleOffset + 3
+  return tag.role.kind === 'umi' ? tag.roleOffset + 2 : undefined
 }
 
 /** A tag section: u16 count, then descriptors (§2.1). */

@@ -46,6 +46,8 @@ export interface TagDesc {
   name: string
   type: TagType
   role: TagRole
+  /** v2: absolute offset of the role suffix (§2.3), for messages about it. */
+  roleOffset?: number
 }
 
 /** One decoded tag value. 64- and 128-bit integers are always bigint. */
@@ -72,6 +74,8 @@ export interface Prelude {
   alnTags: TagDesc[]
   /** One value per file tag, in declared order. */
   fileTagValues: TagValue[]
+  /** Absolute offset of each file tag's value, same order. */
+  fileTagValueOffsets: number[]
   codec: Codec
   /** Absolute offset where the file-tag values begin (end of the prelude proper). */
   tagValuesOffset: number

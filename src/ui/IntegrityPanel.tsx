@@ -5,8 +5,8 @@ import { salvagedName } from '../workers/client'
 import { fmtBytes, fmtCount } from './format'
 import { saveFile } from './saveFile'
 
-/** What the panel's data-status says: the core's four verdicts, plus the two states before one exists. */
-export type PanelStatus = 'checking' | 'clean' | 'notes' | 'damaged' | 'unreadable' | 'incomplete'
+/** What the panel's data-status says: the core's five verdicts, plus the two states before one exists. */
+export type PanelStatus = 'checking' | 'clean' | 'notes' | 'warnings' | 'damaged' | 'unreadable' | 'incomplete'
 
 const KIND_TITLES: Record<IssueKind, string> = {
   'not-rad': 'Not a RAD file',
@@ -19,6 +19,8 @@ const KIND_TITLES: Record<IssueKind, string> = {
   'corrupt-header': 'Damaged header',
   'corrupt-chunk': 'Damaged chunk',
   'decompress-failed': 'A chunk does not decompress',
+  'checksum-mismatch': 'Checksum mismatch in the compressed file',
+  'declared-length': 'A length its type cannot hold',
   'unknown-codec': 'Unknown chunk compression',
   'payload-only-nbytes': 'Old-style chunk sizes',
   note: 'Note',
@@ -34,12 +36,15 @@ const KIND_HINTS: Partial<Record<IssueKind, (issue: IntegrityIssue) => string>> 
       issue.offset === undefined ? '' : ` (for example: tail -c +${String(issue.offset + 1)} FILE > second.rad)`
     }.`,
   'unknown-codec': () => 'The file was written by a newer tool, or its header is damaged.',
+  'checksum-mismatch': () =>
+    'The compressed file was damaged after it was written (a bad copy or disk): the records this frame holds are marked damaged and may show wrong values.',
 }
 
 const STATUS_LABELS: Record<PanelStatus, string> = {
   checking: 'Checking…',
   clean: 'Clean',
   notes: 'Readable, with notes',
+  warnings: 'Readable, with warnings',
   damaged: 'Damaged',
   unreadable: 'Unreadable',
   incomplete: 'Not fully checked',
@@ -62,6 +67,8 @@ function summaryText(state: SessionState, status: PanelStatus): string {
       return `Every chunk was checked: ${counts}${s?.alignments !== undefined ? `, ${fmtCount(s.alignments)} alignments` : ''}. Nothing is wrong.`
     case 'notes':
       return `Every chunk was checked (${counts}); nothing is damaged, but there is something worth knowing.`
+    case 'warnings':
+      return `Everything is readable (${counts}), but see the warnings below.`
     case 'damaged':
       return `Part of the file cannot be read. Everything valid is shown: ${counts} indexed.`
     case 'unreadable':
@@ -83,7 +90,9 @@ interface IssueProps {
 
 function IssueItem({ issue, chunks, unwrapped, onChunk }: IssueProps) {
   const { chunk, offset } = issue
-  const byte = offset === undefined ? '' : `byte ${fmtCount(offset)}${unwrapped ? ' of the unwrapped stream' : ''}`
+  const inFile = issue.containerOffset === undefined ? '' : ` (byte ${fmtCount(issue.containerOffset)} of the file)`
+  const byte =
+    offset === undefined ? '' : `byte ${fmtCount(offset)}${unwrapped ? ' of the unwrapped stream' : ''}${inFile}`
   const where = [chunk === undefined ? '' : `chunk ${fmtCount(chunk)}`, byte].filter((t) => t !== '').join(' · ')
   const linked = chunk !== undefined && chunks > 0
   const beyond = chunk !== undefined && chunk >= chunks
@@ -96,6 +105,7 @@ function IssueItem({ issue, chunks, unwrapped, onChunk }: IssueProps) {
       data-severity={issue.severity}
       data-chunk={chunk === undefined ? undefined : String(chunk)}
       data-offset={offset === undefined ? undefined : String(offset)}
+      data-container-offset={issue.containerOffset === undefined ? undefined : String(issue.containerOffset)}
     >
       <div className="issue-head">
         <span className="issue-kind">{KIND_TITLES[issue.kind]}</span>

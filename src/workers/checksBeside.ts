@@ -11,7 +11,7 @@ export interface RecordChecker {
   close(): void
 }
 
-/** At most this many damaged chunks are listed (walkChunks lists as many); the rest are counted. */
+/** At most this many damaged chunks are listed (scanChunks lists as many); the rest are counted. */
 const MAX_LISTED = 1000
 
 export interface CheckedRecords {
@@ -45,7 +45,7 @@ export class ChecksBeside {
     this.batcher = new CheckBatcher((batch) => this.send(batch))
   }
 
-  /** For walkChunks' onChunk: copies the chunk into the current batch; may ask the walk to wait. */
+  /** For scanChunks' onChunk: copies the chunk into the current batch; may ask the walk to wait. */
   readonly add = (
     bytes: Uint8Array,
     offset: number,

@@ -36,7 +36,7 @@ export interface ScanOptions {
    * records are checked inside the walk, on this thread.
    */
   checker?: (prelude: Prelude) => RecordChecker | undefined
-  /** How long the walk should stay paused now: the page holds it while the user scrolls (walkChunks). */
+  /** How long the walk should stay paused now: the page holds it while the user scrolls (scanChunks). */
   held?: () => number
 }
 
@@ -115,7 +115,7 @@ async function salvageOffer(opened: OpenedRad, found: Findings): Promise<Salvage
  * The index worker's body (ARCHITECTURE §5.3), free of Comlink so it can run
  * anywhere: reads the prelude and reports it, sends the first screen of
  * decoded records (readFirstChunks), then walks and checks every chunk
- * (issue 5's integrity pass: walkChunks with a check plan), streaming index
+ * (issue 5's integrity pass: scanChunks with a check plan), streaming index
  * slices and ~10 Hz progress to `sink`. Every problem with the file ends up
  * in the summary's integrity report — a prelude that cannot be read
  * included — with every good chunk before a stopping fault already
@@ -125,7 +125,7 @@ async function salvageOffer(opened: OpenedRad, found: Findings): Promise<Salvage
 export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptions = {}): Promise<ScanSummary> {
   const { signal } = opts
   const started = Date.now()
-  // walkChunks streams big blocks with several reads in flight itself (issue 4).
+  // scanChunks streams big blocks with several reads in flight itself (issue 4).
   const pending: unknown[] = []
   let opened: OpenedRad
   try {
@@ -209,5 +209,7 @@ async function findings(result: ScanResult, beside: ChecksBeside | undefined): P
   // Every chunk before a stopping fault went to the checker: wait for the last answers.
   const checked = await beside.finish(result.convention)
   const issues = [...result.issues, ...checked.issues].sort((a, b) => position(a) - position(b))
-  return { result, issues, alignments: checked.alignments, damagedChunks: checked.damagedChunks }
+  // The walk's own damaged chunks are those of the container (a .sz frame failing its checksum).
+  const damagedChunks = [...new Set([...result.damagedChunks, ...checked.damagedChunks])].sort((a, b) => a - b)
+  return { result, issues, alignments: checked.alignments, damagedChunks }
 }

@@ -250,11 +250,20 @@ describe.concurrent('rad validate', () => {
     expect(r.stderr).toMatch(/^error at byte 0: the file is empty/)
   })
 
-  it('exits 2 for a missing file and for bad usage', async () => {
+  it('exits 1 for a missing file and for bad usage (2 means "readable, with warnings")', async () => {
     const [missing, usage] = await Promise.all([runCli(['validate', dir.path('nope.rad')]), runCli(['validate'])])
-    expect(missing.code).toBe(2)
+    expect(missing.code).toBe(1)
     expect(missing.stderr).toMatch(/^cannot open/)
-    expect(usage.code).toBe(2)
+    expect(usage.code).toBe(1)
     expect(usage.stderr).toMatch(/^usage:/)
+  })
+
+  it('--help prints the usage and the exit codes on stdout, exit 0', async () => {
+    const r = await runCli(['--help'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^usage:/)
+    expect(r.stdout).toMatch(
+      /exit status.*\n {2}0 {2}the file is clean.*\n {2}1 {2}errors.*\n {2}2 {2}validate and info only: readable, with warnings/s,
+    )
   })
 })

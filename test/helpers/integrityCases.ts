@@ -37,6 +37,14 @@ export interface IntegrityCase {
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s)
 
+/** Offset of data frame `n` (0-based) in a one-stream .sz from snappyFrame: after the 10-byte stream id. */
+export function snappyDataFrameAt(sz: Uint8Array, n: number): number {
+  const view = new DataView(sz.buffer, sz.byteOffset, sz.byteLength)
+  let at = 10
+  for (let i = 0; i < n; i++) at += 4 + (view.getUint32(at, true) >>> 8)
+  return at
+}
+
 /** salmon scRNA (legacy), one record per chunk: 5 chunks; faults go into chunk K. */
 export const K = 2
 export function base(): RadSpec {
@@ -352,7 +360,7 @@ export function integrityCases(): IntegrityCase[] {
   cases.push({
     name: 'trailing bytes after the last declared chunk',
     bytes: trailing.bytes,
-    integrity: 'notes',
+    integrity: 'warnings',
     chunks: 5,
     chunkOffsets: offsets(trailing),
     issues: [
@@ -373,7 +381,7 @@ export function integrityCases(): IntegrityCase[] {
     cases.push({
       name: `concatenated RAD files (${label})`,
       bytes: cat.bytes,
-      integrity: 'notes',
+      integrity: 'warnings',
       chunks: 5,
       chunkOffsets: offsets(cat),
       issues: [
@@ -611,6 +619,56 @@ export function integrityCases(): IntegrityCase[] {
           offset: b.layout.tagValuesOffset,
           part: 'prelude',
           message: /"chunk_codec" is 3; known codecs are 0 \(none\), 1 \(lz4\) and 2 \(zstd\)/,
+        },
+      ],
+    })
+  }
+
+  // -- a .sz frame whose stored CRC-32C does not match its data (issue 10 §1)
+  {
+    const frameSize = 16
+    const frame = Math.floor(chunkAt(clean, K).offset / frameSize)
+    const sz = snappyFrame(clean.bytes, { frameSize })
+    const at = snappyDataFrameAt(sz, frame)
+    sz[at + 4] = (sz[at + 4] ?? 0) ^ 0x01
+    const start = frame * frameSize
+    cases.push({
+      name: 'a .sz frame failing its checksum (the CRC field flipped)',
+      bytes: sz,
+      integrity: 'damaged',
+      chunks: 5,
+      chunkOffsets: offsets(clean),
+      issues: [
+        { kind: 'note', severity: 'info', part: 'prelude', message: /whole-file Snappy stream/ },
+        {
+          kind: 'checksum-mismatch',
+          severity: 'error',
+          offset: start,
+          chunk: offsets(clean).filter((o) => o <= start).length - 1,
+          message: new RegExp(
+            `Snappy frame at byte ${at.toLocaleString('en-US')} of the .sz file \\(bytes ${String(start)}–${String(start + frameSize)} of the unwrapped stream\\) fails its checksum`,
+          ),
+        },
+      ],
+    })
+  }
+
+  // -- a declared length its tag's type cannot hold (issue 10 §3)
+  {
+    const b = buildRad({ ...spec, fileValues: { cblen: 16, ulen: 40 } })
+    cases.push({
+      name: 'ulen 40 with a u32 UMI (a length its type cannot hold)',
+      bytes: b.bytes,
+      integrity: 'warnings',
+      chunks: 5,
+      chunkOffsets: offsets(b),
+      issues: [
+        {
+          kind: 'declared-length',
+          severity: 'warning',
+          offset: b.layout.tagValuesOffset + 2,
+          part: 'file-tag-values',
+          message: /tag "u" is a u32, which holds at most 16 nt, but its length is declared as 40 at byte \d+/,
         },
       ],
     })

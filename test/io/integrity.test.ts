@@ -77,10 +77,14 @@ describe('integrity report: one hand-made file per class (scanChunks with check)
       'corrupt-chunk',
       'decompress-failed',
       'unknown-codec',
+      'checksum-mismatch',
+      'declared-length',
     ] as const) {
       expect(kinds, kind).toContain(kind)
     }
-    expect(new Set(cases.map((c) => c.integrity))).toEqual(new Set(['clean', 'notes', 'damaged', 'unreadable']))
+    expect(new Set(cases.map((c) => c.integrity))).toEqual(
+      new Set(['clean', 'notes', 'warnings', 'damaged', 'unreadable']),
+    )
   })
 
   it.each(cases)('$name', async (c) => {

@@ -22,7 +22,7 @@ describe('fileIssues', () => {
     const issues = fileIssues(parsePrelude(bytes, bytes.length), 'payload-only')
     expect(issues.map((i) => [i.kind, i.severity])).toEqual([
       ['num-chunks-unknown', 'info'],
-      ['payload-only-nbytes', 'warning'],
+      ['payload-only-nbytes', 'info'],
     ])
     expect(issues[1]).toMatchObject({ offset: layout.firstChunkOffset, chunk: 0 })
     expect(issues[1]!.message).toMatch(/§4\.2/)
