@@ -1,6 +1,6 @@
 import { makeCheckPlan } from '../rad/valueChecks'
 import { integrityStatus, issueFromError } from '../rad/integrity'
-import type { IntegrityIssue, IntegrityStatus } from '../rad/integrity'
+import type { IntegrityStatus } from '../rad/integrity'
 import { columnValue } from '../rad/columns'
 import { decodeChunk } from '../rad/decodeChunk'
 import { canonicalJson } from '../rad/display'
@@ -15,6 +15,7 @@ import type { ByteSource } from '../io/byteSource'
 import { openRad } from '../io/openRad'
 import { scanChunks } from '../io/scanChunks'
 import type { ScanResult } from '../io/scanChunks'
+import { reportLine } from './output'
 import type { Output } from './output'
 import { planSalvage } from '../io/salvage'
 import { open as openFile } from 'node:fs/promises'
@@ -54,7 +55,7 @@ function unreadableInfo(file: ByteSource, e: RadError, out: Output): number {
   const issue = issueFromError(e)
   const info = { file: file.name, integrity: integrityStatus([issue], false), issues: [issue], error: e.toData() }
   out.write(`${JSON.stringify(info, null, 2)}\n`)
-  process.stderr.write(`error at byte ${String(e.offset ?? 0)}: ${e.message}\n`)
+  process.stderr.write(`${reportLine('error', { offset: e.offset ?? 0, message: e.message })}\n`)
   return 1
 }
 
@@ -96,19 +97,13 @@ export async function runInfo(file: ByteSource, out: Output): Promise<number> {
   return exitCodeOf(integrityStatus(scan.issues, true))
 }
 
-/** ` (chunk K)` and ` at byte N` for a report line, when the issue has them. */
-function place(issue: IntegrityIssue): string {
-  const chunk = issue.chunk !== undefined ? ` (chunk ${String(issue.chunk)})` : ''
-  return issue.offset !== undefined ? ` at byte ${String(issue.offset)}${chunk}` : chunk
-}
-
 /** `validate FILE`: exit 0 clean, 1 errors, 2 readable with warnings (exitCodeOf). */
 export async function runValidate(file: ByteSource, out: Output): Promise<number> {
   const { source, prelude } = await openRad(file)
   const scan = await checkAll(source, prelude)
   for (const issue of scan.issues) {
     if (issue.severity === 'info') process.stderr.write(`note: ${issue.message}\n`)
-    if (issue.severity === 'warning') process.stderr.write(`warning${place(issue)}: ${issue.message}\n`)
+    if (issue.severity === 'warning') process.stderr.write(`${reportLine('warning', issue)}\n`)
   }
   const status = integrityStatus(scan.issues, true)
   if (reportErrors(scan) !== 0) return exitCodeOf(status)
@@ -181,8 +176,7 @@ async function eachChunk(
 function reportErrors(scan: ScanResult): number {
   const errors = scan.issues.filter((i) => i.severity === 'error')
   for (const e of errors) {
-    const chunk = e.chunk !== undefined ? ` (chunk ${String(e.chunk)})` : ''
-    process.stderr.write(`error at byte ${String(e.offset ?? 0)}${chunk}: ${e.message}\n`)
+    process.stderr.write(`${reportLine('error', { ...e, offset: e.offset ?? 0 })}\n`)
   }
   return errors.length > 0 ? 1 : 0
 }

@@ -1,7 +1,7 @@
 import { RadError } from '../rad/errors'
 import { NodeFileSource } from './nodeFileSource'
 import { runDump, runInfo, runSalvage, runValidate, runView } from './commands'
-import { Output } from './output'
+import { Output, reportLine } from './output'
 
 const USAGE = `usage: node bin/rad.mjs COMMAND FILE [options]
 
@@ -78,8 +78,7 @@ async function run(args: Args, out: Output): Promise<number> {
 /** One line on stderr for anything that stopped a command; never a stack trace. */
 function failure(e: unknown, file: string): string {
   if (e instanceof RadError) {
-    const chunk = e.chunk !== undefined ? ` (chunk ${String(e.chunk)})` : ''
-    return `error at byte ${String(e.offset ?? 0)}${chunk}: ${e.message}`
+    return reportLine('error', { offset: e.offset ?? 0, chunk: e.chunk, message: e.message })
   }
   if (e instanceof Error && 'code' in e && (e.code === 'ENOENT' || e.code === 'EISDIR' || e.code === 'EACCES')) {
     return `cannot open ${file}: ${e.message}`

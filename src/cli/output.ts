@@ -62,3 +62,10 @@ export class Output {
     }
   }
 }
+
+/** One line of a report, `error at byte N (chunk K): MESSAGE`, with the offset and chunk when known. */
+export function reportLine(word: string, where: { offset?: number; chunk?: number; message: string }): string {
+  const at = where.offset !== undefined ? ` at byte ${String(where.offset)}` : ''
+  const chunk = where.chunk !== undefined ? ` (chunk ${String(where.chunk)})` : ''
+  return `${word}${at}${chunk}: ${where.message}`
+}
