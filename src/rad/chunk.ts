@@ -24,7 +24,7 @@
  *   every tag is fixed-width, else a Cursor walk.
  *
  * Check (exact fill, reference ids, 2-bit widths §7.8; all in valueChecks.ts):
- * - words: scanWords, over whole blocks of clean chunks in the index walk
+ * - words: scanWords (checkWords.ts), over whole blocks of clean chunks in the index walk
  *   (scanCleanRun, src/rad/cleanRun.ts), or one chunk at a time through
  *   checkChunk (the checker worker, src/workers/recordChecks.ts, and the
  *   walk's careful path);

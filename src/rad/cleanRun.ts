@@ -2,7 +2,7 @@ import { CHUNK_HEADER_BYTES, LITTLE_ENDIAN_HOST } from './chunk'
 import type { ChunkIndexBuilder } from './chunkIndex'
 import { MAX_CHUNK_BYTES } from './chunkHeader'
 import type { ChunkBounds } from './chunkHeader'
-import { scanWords } from './valueChecks'
+import { scanWords } from './checkWords'
 import type { CheckPlan } from './valueChecks'
 import type { Prelude } from './types'
 
