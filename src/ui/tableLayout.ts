@@ -152,14 +152,17 @@ export function scrollScale(rows: number, view: number): ScrollScale {
   return { content, bar: Math.min(content, SCROLLBAR_LIMIT_PX), view }
 }
 
-/** The file scrollbar's scrollTop for the table scrolled to `contentTop` px of the whole file's rows. */
-export function barTopFor(contentTop: number, scale: ScrollScale): number {
-  return toRange(contentTop, scale.content - scale.view, scale.bar - scale.view)
+/**
+ * The file scrollbar's scrollTop for the table scrolled to `contentTop` px of the whole file's
+ * rows; `barView`: the scrollbar's own height when it is not quite the table's.
+ */
+export function barTopFor(contentTop: number, scale: ScrollScale, barView = scale.view): number {
+  return toRange(contentTop, scale.content - scale.view, scale.bar - barView)
 }
 
 /** Where in the whole file's rows (px) the table stands when the file scrollbar is at `barTop`. */
-export function contentTopFor(barTop: number, scale: ScrollScale): number {
-  return toRange(barTop, scale.bar - scale.view, scale.content - scale.view)
+export function contentTopFor(barTop: number, scale: ScrollScale, barView = scale.view): number {
+  return toRange(barTop, scale.bar - barView, scale.content - scale.view)
 }
 
 /** `x` of [0, from] scaled to [0, to], clamped; 0 when either range is empty. */

@@ -31,7 +31,7 @@ export function useFileScrollbar(table: TableWindow, records: number, viewHeight
     const bar = ref.current
     const top = table.contentTop()
     if (!bar || top === undefined) return
-    const barTop = barTopFor(top, scale)
+    const barTop = barTopFor(top, scale, bar.clientHeight)
     // Within a pixel: the table's own echo of a bar move (rounded to whole pixels on the way).
     if (Math.abs(barTop - target.current) <= 1) return
     target.current = barTop
@@ -42,7 +42,7 @@ export function useFileScrollbar(table: TableWindow, records: number, viewHeight
     const bar = ref.current
     if (!bar || Math.abs(bar.scrollTop - target.current) <= 1) return
     target.current = bar.scrollTop
-    table.seek(contentTopFor(bar.scrollTop, scale))
+    table.seek(contentTopFor(bar.scrollTop, scale, bar.clientHeight))
   }
 
   // The bar's height changes with the rows (indexing, an expanded record) and the view: put it back in step.
