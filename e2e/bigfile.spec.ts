@@ -6,6 +6,7 @@ import {
   SAMPLE,
   armFirstRowTimer,
   expectedOfFile,
+  fmt,
   must,
   recordRow,
   report,
@@ -130,6 +131,51 @@ test('a file with tens of millions of records: every record is reachable', async
       return rec > middle + 60_000 && text.includes(must(sample.record(rec % sample.records).umi))
     })
     .toBe(true)
+})
+
+test('the scrollbar stands for the whole file: its bottom shows the last record, its middle the middle one', async ({
+  page,
+}) => {
+  const sample = await expectedOfFile(SAMPLE)
+  const recordAt = (n: number) => sample.record(n % sample.records)
+  await page.goto('/')
+  await page.getByTestId('file-input').setInputFiles(big.path)
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done', { timeout: 90_000 })
+  const bar = page.getByTestId('file-scrollbar')
+  const summary = page.getByTestId('view-summary')
+  // Where a drag of the scrollbar's thumb ends: the scroll event is the same.
+  const dragTo = (fraction: number) =>
+    bar.evaluate((el, f) => {
+      el.scrollTop = f * (el.scrollHeight - el.clientHeight)
+    }, fraction)
+
+  const last = big.records - 1
+  await dragTo(1)
+  await expect(recordRow(page, last)).toBeInViewport()
+  await expect(recordRow(page, last)).toContainText(must(recordAt(last).umi))
+  await expect(summary).toContainText(`–${fmt(last)}`)
+  await expect(summary).toContainText(`chunk ${fmt(big.chunks - 1)}`)
+  await expect(page.locator('[data-testid="chunk-row"][aria-selected="true"]')).toHaveAttribute(
+    'data-chunk',
+    String(big.chunks - 1),
+  )
+
+  const middle = Math.floor(big.records / 2)
+  await dragTo(0.5)
+  await expect(recordRow(page, middle)).toBeInViewport()
+  await expect(recordRow(page, middle)).toContainText(must(recordAt(middle).umi))
+  await expect(summary).toContainText(fmt(middle - 5))
+
+  await dragTo(0)
+  await expect(recordRow(page, 0)).toBeInViewport()
+  await expect(summary).toContainText('Record 0 · chunk 0')
+
+  // The scrollbar follows the table: End goes to the last record and the bar to its bottom.
+  await page.getByTestId('record-table').focus()
+  await page.keyboard.press('End')
+  await expect(recordRow(page, last)).toBeInViewport()
+  await expect(summary).toContainText(`Record ${fmt(last)}`)
+  await expect.poll(() => bar.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop)).toBeLessThanOrEqual(1)
 })
 
 test('Cancel stops indexing and keeps the chunks found browsable', async ({ page }) => {

@@ -9,7 +9,8 @@ import { RecordRow } from './RecordRow'
 import { recordColumns } from './tableColumns'
 import { clampRecord, keyMove } from './tableKeys'
 import type { Align } from './tableKeys'
-import { ROW_HEIGHT } from './tableLayout'
+import { ROW_HEIGHT, rowsInView } from './tableLayout'
+import { useFileScrollbar } from './useFileScrollbar'
 import { useDataVersion } from './useRadSession'
 import { useTableWindow } from './useTableWindow'
 import { WindowBar } from './WindowBar'
@@ -56,8 +57,11 @@ export const RecordTable = memo(function RecordTable({
     }
     return { ...c, vars }
   }, [prelude, semantics])
-  const { layout, virtualizer, show, slideNearEdge } = useTableWindow(records, expanded, scroller)
+  const table = useTableWindow(records, expanded, scroller)
+  const { layout, virtualizer, show, slideNearEdge } = table
   const items = virtualizer.getVirtualItems()
+  const viewHeight = virtualizer.scrollRect?.height ?? 0
+  const bar = useFileScrollbar(table, records, viewHeight)
 
   const go = useCallback(
     (record: number, align: Align) => {
@@ -90,10 +94,15 @@ export const RecordTable = memo(function RecordTable({
     session.want(visible, [lastChunk + 1, firstChunk - 1, lastChunk + 2])
   }, [session, firstChunk, lastChunk])
 
-  const cursorChunk = index.chunkOf(cursor)
+  // The footer and the chunk list follow the view: the cursor's record while it is in view, else the top one.
+  const inView = rowsInView(virtualizer.scrollOffset ?? 0, viewHeight, layout.count)
+  const firstShown = inView.last >= inView.first ? layout.itemAt(inView.first).record : cursor
+  const lastShown = inView.last >= inView.first ? layout.itemAt(inView.last).record : cursor
+  const cursorInView = cursor >= firstShown && cursor <= lastShown
+  const viewChunk = index.chunkOf(cursorInView ? cursor : firstShown)
   useEffect(() => {
-    onCursorChunk(cursorChunk)
-  }, [cursorChunk, onCursorChunk])
+    onCursorChunk(viewChunk)
+  }, [viewChunk, onCursorChunk])
 
   const toggle = useCallback(
     (record: number) => {
@@ -124,6 +133,7 @@ export const RecordTable = memo(function RecordTable({
   const onScroll = () => {
     session.holdIndex()
     slideNearEdge()
+    bar.follow()
   }
 
   const onKeyDown = (ev: KeyboardEvent<HTMLDivElement>) => {
@@ -140,68 +150,82 @@ export const RecordTable = memo(function RecordTable({
   const margin = virtualizer.options.scrollMargin
   return (
     <div className="record-table">
-      <div
-        className="table-scroll"
-        ref={scroller}
-        tabIndex={0}
-        role="grid"
-        aria-label="Records"
-        aria-rowcount={records}
-        data-testid="record-table"
-        style={columns.vars}
-        onScroll={onScroll}
-        onKeyDown={onKeyDown}
-      >
-        <div className="row table-head" role="row">
-          {columns.headers.map((h, i) => (
-            <span key={i} role="columnheader" className={`cell clip${i > 0 && i < 4 ? ' num' : ''}`}>
-              {h}
-            </span>
-          ))}
-        </div>
-        <div className="table-body" style={{ height: virtualizer.getTotalSize() - margin }}>
-          {items.map((vi) => {
-            const item = layout.itemAt(vi.index)
-            const k = index.chunkOf(item.record)
-            const cols = session.getChunk(k)
-            const recordInChunk = item.record - index.firstRecord(k)
-            const top = vi.start - margin
-            if (item.kind === 'alignment') {
+      <div className="table-frame">
+        <div
+          className={bar.shown ? 'table-scroll file-scrolled' : 'table-scroll'}
+          ref={scroller}
+          tabIndex={0}
+          role="grid"
+          aria-label="Records"
+          aria-rowcount={records}
+          data-testid="record-table"
+          style={columns.vars}
+          onScroll={onScroll}
+          onKeyDown={onKeyDown}
+        >
+          <div className="row table-head" role="row">
+            {columns.headers.map((h, i) => (
+              <span key={i} role="columnheader" className={`cell clip${i > 0 && i < 4 ? ' num' : ''}`}>
+                {h}
+              </span>
+            ))}
+          </div>
+          <div className="table-body" style={{ height: virtualizer.getTotalSize() - margin }}>
+            {items.map((vi) => {
+              const item = layout.itemAt(vi.index)
+              const k = index.chunkOf(item.record)
+              const cols = session.getChunk(k)
+              const recordInChunk = item.record - index.firstRecord(k)
+              const top = vi.start - margin
+              if (item.kind === 'alignment') {
+                return (
+                  <AlignmentRow
+                    key={`a${String(item.record)}-${String(item.alignment)}`}
+                    record={item.record}
+                    alignment={item.alignment}
+                    naln={item.naln}
+                    recordInChunk={recordInChunk}
+                    cols={cols}
+                    top={top}
+                    height={ROW_HEIGHT}
+                    prelude={prelude}
+                    semantics={semantics}
+                  />
+                )
+              }
               return (
-                <AlignmentRow
-                  key={`a${String(item.record)}-${String(item.alignment)}`}
+                <RecordRow
+                  key={`r${String(item.record)}`}
                   record={item.record}
-                  alignment={item.alignment}
-                  naln={item.naln}
+                  chunk={k}
                   recordInChunk={recordInChunk}
                   cols={cols}
+                  error={cols ? undefined : session.chunkError(k)}
+                  expanded={expanded.has(item.record)}
+                  active={item.record === cursor}
                   top={top}
                   height={ROW_HEIGHT}
                   prelude={prelude}
                   semantics={semantics}
+                  onClick={onRowClick}
                 />
               )
-            }
-            return (
-              <RecordRow
-                key={`r${String(item.record)}`}
-                record={item.record}
-                chunk={k}
-                recordInChunk={recordInChunk}
-                cols={cols}
-                error={cols ? undefined : session.chunkError(k)}
-                expanded={expanded.has(item.record)}
-                active={item.record === cursor}
-                top={top}
-                height={ROW_HEIGHT}
-                prelude={prelude}
-                semantics={semantics}
-                onClick={onRowClick}
-              />
-            )
-          })}
+            })}
+          </div>
+          {records === 0 && <div className="table-empty muted">No records indexed yet.</div>}
         </div>
-        {records === 0 && <div className="table-empty muted">No records indexed yet.</div>}
+        {bar.shown && (
+          <div
+            className="file-scrollbar"
+            ref={bar.ref}
+            data-testid="file-scrollbar"
+            aria-hidden="true"
+            tabIndex={-1}
+            onScroll={bar.onBarScroll}
+          >
+            <div style={{ height: bar.scale.bar }} />
+          </div>
+        )}
       </div>
       <WindowBar
         records={records}
@@ -211,7 +235,11 @@ export const RecordTable = memo(function RecordTable({
         onSeek={(record) => {
           go(record, 'start')
         }}
-        summary={`Record ${fmtCount(cursor)} · chunk ${fmtCount(Math.max(0, cursorChunk))}`}
+        summary={
+          cursorInView
+            ? `Record ${fmtCount(cursor)} · chunk ${fmtCount(Math.max(0, viewChunk))}`
+            : `Records ${fmtCount(firstShown)}–${fmtCount(lastShown)} · chunk ${fmtCount(Math.max(0, viewChunk))}`
+        }
       />
     </div>
   )

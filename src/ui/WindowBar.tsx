@@ -19,7 +19,9 @@ export function WindowBar({ records, windowStart, windowLength, top, onSeek, sum
   const windowed = windowLength < records
   return (
     <div className="window-bar">
-      <span className="muted">{summary}</span>
+      <span className="muted" data-testid="view-summary">
+        {summary}
+      </span>
       {windowed && (
         <>
           <span className="muted" data-testid="window-range">

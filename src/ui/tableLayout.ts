@@ -9,8 +9,10 @@
  * row count changes, which it does ten times a second while a file indexes.
  * Measured here (2 cores): a 500 k-row window made every index update a
  * ~100 ms main-thread task; 100 k rows keeps it near 15 ms, and only until
- * the window is full. The window slides when the view nears either end, and
- * the position bar covers the whole file.
+ * the window is full. The window slides when the view nears either end. The
+ * table's own scrollbar would stand for the window only, so a file with more
+ * records than a window gets a file scrollbar instead (FileScrollbar.tsx,
+ * `scrollScale` below).
  */
 export const ROW_HEIGHT = 28
 export const WINDOW_RECORDS = 100_000
@@ -123,4 +125,70 @@ export function makeLayout(
   }
   const holds = (record: number): boolean => record >= windowStart && record < end
   return { windowStart, windowLength, count: windowLength + added, holds, itemAt, rowOf }
+}
+
+/**
+ * Height of the file scrollbar's content: a browser cannot scroll an element taller than
+ * ~33.5 M px in Chrome and ~17.9 M px in Firefox (TanStack Virtual #616, #998), so taller files
+ * are scaled down to this (100 M records × 28 px = 2.8 G px: 187 px of rows per px of bar).
+ */
+export const SCROLLBAR_LIMIT_PX = 15_000_000
+
+/**
+ * How the file scrollbar maps to the rows: `content` px are the whole file's rows as if all were
+ * in one table (the header row and every row of every record, expanded ones' alignment rows too),
+ * `bar` px the scrollbar's content, both seen through a `view` px high viewport. Proportional:
+ * the bar's top is the first row, its bottom the last one, its middle the middle one.
+ */
+export interface ScrollScale {
+  content: number
+  bar: number
+  view: number
+}
+
+/** The scale for `rows` table rows (records and alignment rows) seen through `view` px. */
+export function scrollScale(rows: number, view: number): ScrollScale {
+  const content = (rows + 1) * ROW_HEIGHT // + the sticky header row
+  return { content, bar: Math.min(content, SCROLLBAR_LIMIT_PX), view }
+}
+
+/**
+ * The file scrollbar's scrollTop for the table scrolled to `contentTop` px of the whole file's
+ * rows; `barView`: the scrollbar's own height when it is not quite the table's.
+ */
+export function barTopFor(contentTop: number, scale: ScrollScale, barView = scale.view): number {
+  return toRange(contentTop, scale.content - scale.view, scale.bar - barView)
+}
+
+/** Where in the whole file's rows (px) the table stands when the file scrollbar is at `barTop`. */
+export function contentTopFor(barTop: number, scale: ScrollScale, barView = scale.view): number {
+  return toRange(barTop, scale.bar - barView, scale.content - scale.view)
+}
+
+/** `x` of [0, from] scaled to [0, to], clamped; 0 when either range is empty. */
+function toRange(x: number, from: number, to: number): number {
+  if (from <= 0 || to <= 0) return 0
+  return Math.max(0, Math.min(to, (x * to) / from))
+}
+
+/** A scroll position over the whole file's rows: the row at the top of the view and how far past its top. */
+export interface RowPosition {
+  row: number
+  px: number
+}
+
+export function rowPositionAt(contentTop: number): RowPosition {
+  const row = Math.floor(contentTop / ROW_HEIGHT)
+  return { row, px: contentTop - row * ROW_HEIGHT }
+}
+
+/**
+ * The rows (indexes) a `view` px high table scrolled to `scrollTop` shows more than half of,
+ * below its sticky header row; `last` < `first` when none.
+ */
+export function rowsInView(scrollTop: number, view: number, count: number): { first: number; last: number } {
+  const half = ROW_HEIGHT / 2
+  const first = Math.max(0, Math.ceil((scrollTop - half) / ROW_HEIGHT))
+  const last = Math.min(count - 1, Math.floor((scrollTop + view - ROW_HEIGHT - half) / ROW_HEIGHT))
+  return { first, last }
 }

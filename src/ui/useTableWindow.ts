@@ -3,7 +3,7 @@ import type { Virtualizer } from '@tanstack/react-virtual'
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { RefObject } from 'react'
 import type { Align } from './tableKeys'
-import { OVERSCAN, ROW_HEIGHT, WINDOW_RECORDS, makeLayout, windowFor } from './tableLayout'
+import { OVERSCAN, ROW_HEIGHT, WINDOW_RECORDS, makeLayout, rowPositionAt, windowFor } from './tableLayout'
 import type { TableLayout } from './tableLayout'
 import { useScrollMotion } from './useScrollMotion'
 
@@ -26,6 +26,12 @@ export interface TableWindow {
   show: (record: number, align: Align) => void
   /** For the scroll event: slides the window when the view nears either end of it, keeping the exact position. */
   slideNearEdge: () => void
+  /** Rows of the whole file, as if all were in one table (records and expanded alignment rows). */
+  fileRows: number
+  /** Where the table stands in the whole file's rows (px, like a scrollTop over them); undefined while the window moves. */
+  contentTop: () => number | undefined
+  /** Scrolls the table to `contentTop` px of the whole file's rows, moving the window there first if needed. */
+  seek: (contentTop: number) => void
 }
 
 /**
@@ -40,6 +46,9 @@ export function useTableWindow(
   const [windowStart, setWindowStart] = useState(0)
   const pending = useRef<PendingScroll | undefined>(undefined)
   const layout = useMemo(() => makeLayout(windowStart, records, expanded), [windowStart, records, expanded])
+  // The same rows over the whole file: where the window starts in them, and what a file scrollbar position shows.
+  const file = useMemo(() => makeLayout(0, records, expanded, records), [records, expanded])
+  const windowTopRow = useMemo(() => file.rowOf(windowStart), [file, windowStart])
   const motion = useScrollMotion()
   const virtualizer = useVirtualizer({
     count: layout.count,
@@ -95,5 +104,28 @@ export function useTableWindow(
     setWindowStart(start)
   }
 
-  return { layout, virtualizer, show, slideNearEdge }
+  const contentTop = () => {
+    const el = scroller.current
+    if (!el || pending.current) return undefined
+    return windowTopRow * ROW_HEIGHT + el.scrollTop
+  }
+
+  const seek = (top: number) => {
+    const el = scroller.current
+    if (!el || file.count === 0) return
+    const at = rowPositionAt(top)
+    const item = file.itemAt(Math.min(at.row, file.count - 1))
+    const rowsBelow = item.kind === 'alignment' ? item.alignment + 1 : 0
+    if (layout.holds(item.record)) {
+      // A window move asked for by an earlier seek is no longer wanted.
+      pending.current = undefined
+      setWindowStart(layout.windowStart)
+      el.scrollTop = (layout.rowOf(item.record) + rowsBelow) * ROW_HEIGHT + at.px
+      return
+    }
+    pending.current = { record: item.record, align: 'start', px: at.px, rowsBelow }
+    setWindowStart(windowFor(item.record, records))
+  }
+
+  return { layout, virtualizer, show, slideNearEdge, fileRows: file.count, contentTop, seek }
 }

@@ -3,10 +3,17 @@ import { describe, expect, it } from 'vitest'
 import {
   BEHIND,
   OVERSCAN,
+  ROW_HEIGHT,
+  SCROLLBAR_LIMIT_PX,
   WINDOW_RECORDS,
+  barTopFor,
+  contentTopFor,
   makeLayout,
+  rowPositionAt,
+  rowsInView,
   rowsToRender,
   scrollMotion,
+  scrollScale,
   windowFor,
 } from '../../src/ui/tableLayout'
 import type { TableItem, TableLayout } from '../../src/ui/tableLayout'
@@ -184,5 +191,116 @@ describe('makeLayout', () => {
       }),
       { seed: 0x1a407, numRuns: 300 },
     )
+  })
+})
+
+/** The records a table of `records` records (with `expanded` ones) shows when the file scrollbar is at `barTop`. */
+function shownAt(barTop: number, records: number, expanded: ReadonlyMap<number, number>, view: number) {
+  const file = makeLayout(0, records, expanded, records)
+  const scale = scrollScale(file.count, view)
+  const inView = rowsInView(contentTopFor(barTop, scale), view, file.count)
+  return { first: file.itemAt(inView.first).record, last: file.itemAt(inView.last).record, scale, file }
+}
+
+describe('the file scrollbar (scrollScale, barTopFor, contentTopFor)', () => {
+  const view = 800
+  const none = new Map<number, number>()
+
+  it('is the table’s own scrollbar while the rows fit under the browser’s limit', () => {
+    const scale = scrollScale(500_000, view)
+    expect(scale.bar).toBe(scale.content)
+    for (const top of [0, 1234.5, scale.content - view]) {
+      expect(barTopFor(top, scale)).toBe(top)
+      expect(contentTopFor(top, scale)).toBe(top)
+    }
+  })
+
+  it.each([757_960, 47_000_000, 100_000_000])('stands for all of %i records: top, middle and bottom', (records) => {
+    const top = shownAt(0, records, none, view)
+    expect(top.scale.bar).toBeLessThanOrEqual(SCROLLBAR_LIMIT_PX)
+    expect(top.first).toBe(0)
+    const max = top.scale.bar - view
+    const bottom = shownAt(max, records, none, view)
+    expect(bottom.last).toBe(records - 1)
+    expect(bottom.last - bottom.first).toBe(Math.floor((view - 1.5 * ROW_HEIGHT) / ROW_HEIGHT))
+    const middle = shownAt(max / 2, records, none, view)
+    const mid = Math.floor(records / 2)
+    expect(middle.first).toBeLessThanOrEqual(mid)
+    expect(middle.last).toBeGreaterThanOrEqual(mid)
+  })
+
+  it('counts expanded records’ alignment rows: the bottom is the last record’s last alignment', () => {
+    const records = 100_000_000
+    const expanded = new Map([
+      [0, 3],
+      [50_000_000, 40],
+      [records - 1, 5],
+    ])
+    const bottom = shownAt(scrollScale(records + 48, view).bar - view, records, expanded, view)
+    expect(bottom.file.count).toBe(records + 48)
+    expect(bottom.last).toBe(records - 1)
+    expect(bottom.file.itemAt(bottom.file.count - 1)).toEqual({
+      kind: 'alignment',
+      record: records - 1,
+      alignment: 4,
+      naln: 5,
+    })
+  })
+
+  it('round-trips record → scrollTop → record, to within the rows one pixel of bar stands for', () => {
+    for (const records of [757_960, 47_000_000, 100_000_000]) {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: records - 1 }),
+          fc.array(fc.tuple(fc.integer({ min: 0, max: records - 1 }), fc.integer({ min: 1, max: 50 })), {
+            maxLength: 8,
+          }),
+          (record, expandedList) => {
+            const expanded = new Map(expandedList)
+            const file = makeLayout(0, records, expanded, records)
+            const scale = scrollScale(file.count, view)
+            const contentTop = Math.min(file.rowOf(record) * ROW_HEIGHT, scale.content - view)
+            // The browser keeps whole pixels of scrollTop.
+            const barTop = Math.round(barTopFor(contentTop, scale))
+            const back = contentTopFor(barTop, scale)
+            const rowsPerPx = scale.content / scale.bar / ROW_HEIGHT
+            expect(Math.abs(back - contentTop) / ROW_HEIGHT).toBeLessThanOrEqual(rowsPerPx)
+            expect(Math.abs(contentTopFor(barTopFor(contentTop, scale), scale) - contentTop)).toBeLessThan(1e-3)
+            // The row back at the top is the record's row (the last screenful's top for the last
+            // records), or one as many rows away as a pixel of bar stands for.
+            const row = rowPositionAt(back).row
+            expect(Math.abs(row - rowPositionAt(contentTop).row)).toBeLessThanOrEqual(Math.ceil(rowsPerPx))
+            if (contentTop === file.rowOf(record) * ROW_HEIGHT)
+              expect(rowPositionAt(contentTop).row).toBe(file.rowOf(record))
+          },
+        ),
+        { seed: 0x5c2011, numRuns: 100 },
+      )
+    }
+  })
+
+  it('is empty when the rows fit in the view', () => {
+    const scale = scrollScale(10, view)
+    expect(barTopFor(100, scale)).toBe(0)
+    expect(contentTopFor(100, scale)).toBe(0)
+  })
+})
+
+describe('rowsInView', () => {
+  it('counts rows more than half visible below the sticky header', () => {
+    // Header [0, 28) of the view; row i at [28 + 28i, 56 + 28i) of the content.
+    expect(rowsInView(0, 28 * 11, 1000)).toEqual({ first: 0, last: 9 })
+    expect(rowsInView(13, 28 * 11, 1000)).toEqual({ first: 0, last: 9 })
+    expect(rowsInView(15, 28 * 11, 1000)).toEqual({ first: 1, last: 10 })
+    expect(rowsInView(28 * 995, 28 * 11, 1000)).toEqual({ first: 995, last: 999 })
+    expect(rowsInView(0, 28 * 11, 0).last).toBeLessThan(0)
+  })
+})
+
+describe('rowPositionAt', () => {
+  it('splits a content offset into a row and the pixels past its top', () => {
+    expect(rowPositionAt(0)).toEqual({ row: 0, px: 0 })
+    expect(rowPositionAt(28 * 5 + 3)).toEqual({ row: 5, px: 3 })
+    expect(rowPositionAt(28 * 99_999_999)).toEqual({ row: 99_999_999, px: 0 })
   })
 })
