@@ -12,7 +12,7 @@ import { checkChunkHeader, chunkBounds, cutHeaderError, missingChunksError } fro
 import type { ChunkBounds } from '../rad/chunkHeader'
 import { ChunkIndexBuilder, chunksOverlapping } from '../rad/chunkIndex'
 import type { ChunkIndex } from '../rad/chunkIndex'
-import { canScanCleanRuns, scanCleanRun } from '../rad/cleanRun'
+import { canScanCleanRuns, canScanHeaderRuns, scanCleanRun, scanHeaderRun } from '../rad/cleanRun'
 import { chunkPayload, detectConvention } from '../rad/decodeChunk'
 import { RadError } from '../rad/errors'
 import type { RadErrorData } from '../rad/errors'
@@ -161,6 +161,7 @@ class ChunkScan {
   private readonly layout: RecordLayout
   private readonly bounds: ChunkBounds
   private readonly cleanRuns: boolean
+  private readonly headerRuns: boolean
   private readonly needBytes: boolean
   /** Chunks to scan: num_chunks, or until the end of the file when it is 0 (§1.4). */
   private readonly kEnd: number
@@ -196,13 +197,16 @@ class ChunkScan {
     this.needBytes = opts.onChunk !== undefined || opts.check !== undefined
     // The hot path scans records as words, and nobody asks for each chunk's bytes.
     this.cleanRuns = canScanCleanRuns(prelude, opts.check) && !opts.onChunk
+    // Compressed chunks mapped without their records (docs/adr/0003): headers only.
+    this.headerRuns = canScanHeaderRuns(prelude, opts.check) && !opts.onChunk
     this.kEnd = prelude.numChunks === 0 ? Infinity : prelude.numChunks
   }
 
   async run(): Promise<void> {
     while (this.k < this.kEnd) {
       const block = this.hop() ? undefined : this.reader.block(this.pos, CHUNK_HEADER_BYTES)
-      if (this.cleanRuns && block?.words && this.cleanRun(block.start, block.words)) {
+      const run = block && this.headerRuns ? this.headerRun(block.start, block.bytes) : false
+      if (run || (this.cleanRuns && block?.words && this.cleanRun(block.start, block.words))) {
         this.flush(false)
         await this.pace.pause()
         continue
@@ -243,6 +247,14 @@ class ChunkScan {
     this.k += run.chunks
     this.pos = run.end
     this.alignments += run.alignments
+    return run.chunks > 0
+  }
+
+  /** The hot path over the block in hand for compressed chunks, headers only; false when it took none. */
+  private headerRun(start: number, bytes: Uint8Array): boolean {
+    const run = scanHeaderRun(bytes, start, this.pos, this.kEnd - this.k, this.bounds, this.index)
+    this.k += run.chunks
+    this.pos = run.end
     return run.chunks > 0
   }
 

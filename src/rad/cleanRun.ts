@@ -1,4 +1,4 @@
-import { CHUNK_HEADER_BYTES, LITTLE_ENDIAN_HOST } from './chunk'
+import { CHUNK_HEADER_BYTES, LITTLE_ENDIAN_HOST, u32le } from './chunk'
 import type { ChunkIndexBuilder } from './chunkIndex'
 import { MAX_CHUNK_BYTES } from './chunkHeader'
 import type { ChunkBounds } from './chunkHeader'
@@ -66,4 +66,43 @@ export function scanCleanRun(
     pos += span
   }
   return { chunks: n, end: pos, alignments }
+}
+
+/** Header runs index compressed chunks (§6: the header is never compressed) when no record is checked. */
+export function canScanHeaderRuns(prelude: Prelude, plan: CheckPlan | undefined): boolean {
+  return prelude.codec !== 'none' && !plan
+}
+
+/**
+ * The index's hot path for compressed chunks (docs/adr/0003): from the
+ * chunk at `pos`, indexes the chunks that lie whole in `bytes` (the file
+ * from byte `start`) and pass the header checks of checkChunkHeader (§4.1),
+ * reading headers only — compressed chunks have any length, so this reads
+ * bytes, not aligned words. At most `maxChunks`; stops before the first chunk
+ * that is not so and leaves it to the careful path, which explains.
+ */
+export function scanHeaderRun(
+  bytes: Uint8Array,
+  start: number,
+  pos: number,
+  maxChunks: number,
+  bounds: ChunkBounds,
+  index: ChunkIndexBuilder,
+): CleanRun {
+  const { fileSize, headerExtra, minRecordBytes } = bounds
+  const stop = pos + CLEAN_RUN_BYTES
+  const most = Math.min(maxChunks, CLEAN_RUN_MAX)
+  let n = 0
+  for (; n < most && pos < stop; n++) {
+    const rel = pos - start
+    if (rel + CHUNK_HEADER_BYTES > bytes.length) break
+    const nbytes = u32le(bytes, rel)
+    const nrec = u32le(bytes, rel + 4)
+    const span = nbytes + headerExtra
+    if (span < CHUNK_HEADER_BYTES || span > MAX_CHUNK_BYTES || rel + span > bytes.length) break
+    if (pos + span > fileSize || nrec * minRecordBytes > span - CHUNK_HEADER_BYTES) break
+    index.push(pos, nbytes, nrec)
+    pos += span
+  }
+  return { chunks: n, end: pos, alignments: 0 }
 }

@@ -68,6 +68,12 @@ export interface ScanSummary {
   elapsedMs: number
   /** Where the chunk walk's time went, when it ran (issue 4's benchmark reports it). */
   timing?: ScanTiming
+  /**
+   * Compressed files: milliseconds from the start until every chunk was
+   * indexed, before the records' checks pass (ADR 0003). The summary, and so
+   * the integrity verdict, comes only when that pass has finished.
+   */
+  mappedMs?: number
 }
 
 export interface ScanRequest {

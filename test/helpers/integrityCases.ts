@@ -6,8 +6,9 @@
  * CLI test (`rad info`), so both are held to the same expectations.
  */
 import { gzipSync } from 'node:zlib'
+import { expect } from 'vitest'
 import { MAX_CHUNK_BYTES } from '../../src/rad/chunkHeader'
-import type { IntegrityStatus, IssueKind, Severity } from '../../src/rad/integrity'
+import type { IntegrityIssue, IntegrityStatus, IssueKind, Severity } from '../../src/rad/integrity'
 import type { FilePart } from '../../src/rad/errors'
 import { REFS, SC_READS, multiBarcodeV2, piscemScRnaV2, salmonScRna } from './assays'
 import { buildRad, pack2bit, pack2bitNumber, role, snappyFrame, tag, zstdFrame } from './radWriter'
@@ -590,6 +591,23 @@ export function integrityCases(): IntegrityCase[] {
     }
   }
   {
+    // Decompresses, but a record inside is wrong: found by the checks pass after the index (ADR 0003).
+    const cs = compressed(2)
+    cases.push(
+      chunkLocal(
+        'corrupt chunk inside a zstd frame: a reference id ≥ ref_count',
+        cs,
+        K,
+        { records: [{ ...record(cs, K), alns: [[6]] }] },
+        (b) => ({
+          kind: 'corrupt-chunk',
+          offset: chunkAt(b, K).offset,
+          message: /record 0 at byte \d+ of its decompressed payload: alignment 0 names reference 6/,
+        }),
+      ),
+    )
+  }
+  {
     const cs = compressed(2)
     const notZstd = text('definitely not a zstd frame')
     cases.push(
@@ -730,3 +748,18 @@ const SECOND_VARIANTS = [
   'compressed chunk that fails to decompress (zstd, no frame magic)',
   'text (headerless SAM)',
 ]
+
+/** The fields an issue must have exactly (absent ones must be absent), and its message. */
+export function expectIssues(got: readonly Partial<IntegrityIssue>[], want: readonly ExpectedIssue[]): void {
+  const shape = (i: Partial<IntegrityIssue> | ExpectedIssue): Record<string, unknown> => ({
+    kind: i.kind,
+    severity: i.severity,
+    chunk: i.chunk,
+    offset: i.offset,
+    part: i.part,
+  })
+  expect(got.map(shape), JSON.stringify(got, null, 1)).toEqual(want.map(shape))
+  want.forEach((w, i) => {
+    expect(got[i]?.message).toMatch(w.message)
+  })
+}

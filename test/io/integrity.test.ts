@@ -15,8 +15,8 @@ import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
 import { scanChunks } from '../../src/io/scanChunks'
 import { loadZstd } from '../helpers/radWriter'
-import { integrityCases } from '../helpers/integrityCases'
-import type { ExpectedIssue, IntegrityCase } from '../helpers/integrityCases'
+import { expectIssues, integrityCases } from '../helpers/integrityCases'
+import type { IntegrityCase } from '../helpers/integrityCases'
 
 // The zstd cases compress their chunks when the table is built.
 await loadZstd()
@@ -47,21 +47,6 @@ async function report(bytes: Uint8Array): Promise<Report> {
     chunkOffsets: Array.from(scan.index.offset),
     issues: scan.issues,
   }
-}
-
-/** The fields an issue must have exactly (absent ones must be absent), and its message. */
-export function expectIssues(got: readonly Partial<IntegrityIssue>[], want: readonly ExpectedIssue[]): void {
-  const shape = (i: Partial<IntegrityIssue> | ExpectedIssue): Record<string, unknown> => ({
-    kind: i.kind,
-    severity: i.severity,
-    chunk: i.chunk,
-    offset: i.offset,
-    part: i.part,
-  })
-  expect(got.map(shape), JSON.stringify(got, null, 1)).toEqual(want.map(shape))
-  want.forEach((w, i) => {
-    expect(got[i]?.message).toMatch(w.message)
-  })
 }
 
 describe('integrity report: one hand-made file per class (scanChunks with check)', () => {
