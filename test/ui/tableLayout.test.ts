@@ -271,7 +271,7 @@ describe('the file scrollbar (scrollScale, barTopFor, contentTopFor)', () => {
             const row = rowPositionAt(back).row
             expect(Math.abs(row - rowPositionAt(contentTop).row)).toBeLessThanOrEqual(Math.ceil(rowsPerPx))
             if (contentTop === file.rowOf(record) * ROW_HEIGHT)
-              expect(rowPositionAt(contentTop).row).toBe(file.rowOf(record))
+              {expect(rowPositionAt(contentTop).row).toBe(file.rowOf(record))}
           },
         ),
         { seed: 0x5c2011, numRuns: 100 },
