@@ -22,7 +22,12 @@ function devCsp(): Plugin {
 export default defineConfig({
   plugins: [react(), devCsp()],
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: true },
+  // The workers' dependencies: Vite's dev server finds them only once a worker starts, after the
+  // first page load, then optimizes them and reloads the page, losing a first click (issue 11).
+  optimizeDeps: { include: ['comlink', 'fzstd', 'lz4js', 'snappyjs', '@tanstack/react-virtual'] },
+  // No source maps in the production build: they would double what users download for nothing
+  // they use; `npm run dev` serves the sources with maps.
+  build: { target: 'es2022', sourcemap: false },
   preview: { port: 4317, strictPort: true },
   test: {
     environment: 'node',

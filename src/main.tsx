@@ -1,7 +1,11 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './ui/App'
+import { applyTheme, loadTheme } from './ui/theme'
 import './ui/app.css'
+
+// Before the first render, so a remembered dark theme never flashes light.
+applyTheme(loadTheme())
 
 const root = document.getElementById('root')
 if (!root) throw new Error('internal: #root is missing from index.html')

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react'
+import { useCallback, useId, useMemo, useState } from 'react'
 import type { RadSession } from '../workers/client'
 import { ChunkList } from './ChunkList'
 import { ErrorBanner } from './ErrorBanner'
@@ -9,6 +9,9 @@ import { IntegrityPanel } from './IntegrityPanel'
 import { RecordTable } from './RecordTable'
 import type { JumpRequest } from './RecordTable'
 import { useSessionState } from './useRadSession'
+
+/** Below this width (app.css's narrow layout) the sidebar starts collapsed and opens over the records. */
+const NARROW_SCREEN = '(max-width: 899px)'
 
 interface Props {
   session: RadSession
@@ -21,6 +24,8 @@ export function FileView({ session, onRetry }: Props) {
   const state = useSessionState(session)
   const [jump, setJump] = useState<JumpRequest | undefined>(undefined)
   const [cursorChunk, setCursorChunk] = useState(-1)
+  const [sidebarOpen, setSidebarOpen] = useState(() => !window.matchMedia(NARROW_SCREEN).matches)
+  const sidebarId = useId()
 
   const goRecord = useCallback((record: number) => {
     setJump((j) => ({ record, seq: (j?.seq ?? 0) + 1 }))
@@ -58,30 +63,46 @@ export function FileView({ session, onRetry }: Props) {
       {state.error && <ErrorBanner error={state.error} state={state} onRetry={onRetry} />}
       <IntegrityPanel state={state} session={session} onChunk={goIssue} />
       {opened && semantics && (
-        <div className="workspace">
-          <aside className="sidebar">
-            <FilePanel state={state} opened={opened} semantics={semantics} />
-            <ChunkList
-              index={session.index}
-              chunks={state.chunks}
-              current={cursorChunk}
-              damaged={damaged}
-              onSelect={goChunk}
-              session={session}
-            />
-          </aside>
-          <section className="records" aria-label="Records">
+        <>
+          <div className="records-bar">
+            <button
+              type="button"
+              className="btn btn-small sidebar-toggle"
+              data-testid="sidebar-toggle"
+              aria-expanded={sidebarOpen}
+              aria-controls={sidebarId}
+              onClick={() => {
+                setSidebarOpen((open) => !open)
+              }}
+            >
+              <span aria-hidden="true">{sidebarOpen ? '◂' : '▸'}</span> File &amp; chunks
+            </button>
             <GotoControls records={state.records} chunks={state.chunks} onRecord={goRecord} onChunk={goChunk} />
-            <RecordTable
-              session={session}
-              prelude={opened.prelude}
-              semantics={semantics}
-              records={state.records}
-              jump={jump}
-              onCursorChunk={setCursorChunk}
-            />
-          </section>
-        </div>
+          </div>
+          <div className={`workspace${sidebarOpen ? '' : ' sidebar-closed'}`}>
+            <aside className="sidebar" id={sidebarId} hidden={!sidebarOpen} aria-label="File details and chunks">
+              <FilePanel state={state} opened={opened} semantics={semantics} />
+              <ChunkList
+                index={session.index}
+                chunks={state.chunks}
+                current={cursorChunk}
+                damaged={damaged}
+                onSelect={goChunk}
+                session={session}
+              />
+            </aside>
+            <section className="records" aria-label="Records">
+              <RecordTable
+                session={session}
+                prelude={opened.prelude}
+                semantics={semantics}
+                records={state.records}
+                jump={jump}
+                onCursorChunk={setCursorChunk}
+              />
+            </section>
+          </div>
+        </>
       )}
     </main>
   )

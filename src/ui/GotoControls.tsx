@@ -1,6 +1,8 @@
-import { memo, useState } from 'react'
-import type { KeyboardEvent } from 'react'
-import { fmtCount, parseIndex } from './format'
+import { memo, useId, useState } from 'react'
+import type { SubmitEvent } from 'react'
+import { fmtCount } from './format'
+import { readGoto } from './gotoInput'
+import type { GotoTarget } from './gotoInput'
 
 interface Props {
   records: number
@@ -9,58 +11,72 @@ interface Props {
   onChunk: (chunk: number) => void
 }
 
-/** "Go to record #" and "Go to chunk #" (0-based, as the table shows them); Enter jumps. */
-export const GotoControls = memo(function GotoControls({ records, chunks, onRecord, onChunk }: Props) {
-  const [message, setMessage] = useState('')
+interface Problem {
+  field: GotoTarget
+  text: string
+}
 
-  const submit = (ev: KeyboardEvent<HTMLInputElement>, what: 'record' | 'chunk') => {
-    if (ev.key !== 'Enter') return
+/**
+ * "Go to record #" and "Go to chunk #" (0-based, as the table shows them): Enter or the Go button
+ * jumps; invalid input gets a message saying why, tied to its field (aria-describedby).
+ */
+export const GotoControls = memo(function GotoControls({ records, chunks, onRecord, onChunk }: Props) {
+  const [problem, setProblem] = useState<Problem | undefined>(undefined)
+  const messageId = useId()
+
+  const submit = (ev: SubmitEvent<HTMLFormElement>, what: GotoTarget) => {
     ev.preventDefault()
-    const limit = what === 'record' ? records : chunks
-    const n = parseIndex(ev.currentTarget.value)
-    if (n === undefined) {
-      setMessage(`Type a ${what} number from 0 to ${fmtCount(Math.max(0, limit - 1))}.`)
-    } else if (n >= limit) {
-      setMessage(
-        limit === 0
-          ? `No ${what}s indexed yet.`
-          : `There are ${fmtCount(limit)} ${what}s indexed (0 to ${fmtCount(limit - 1)}).`,
-      )
-    } else {
-      setMessage('')
-      if (what === 'record') onRecord(n)
-      else onChunk(n)
+    const input = ev.currentTarget.elements.namedItem('index')
+    const text = input instanceof HTMLInputElement ? input.value : ''
+    const result = readGoto(text, what, what === 'record' ? records : chunks)
+    if ('problem' in result) {
+      setProblem({ field: what, text: result.problem })
+      return
     }
+    setProblem(undefined)
+    if (what === 'record') onRecord(result.index)
+    else onChunk(result.index)
+  }
+
+  const field = (what: GotoTarget, limit: number) => {
+    const invalid = problem?.field === what
+    return (
+      <form
+        className="goto-field"
+        noValidate
+        onSubmit={(ev) => {
+          submit(ev, what)
+        }}
+      >
+        <label>
+          Go to {what}
+          <input
+            name="index"
+            className="input input-num"
+            data-testid={`goto-${what}`}
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder={limit > 0 ? `0 – ${fmtCount(limit - 1)}` : '#'}
+            aria-invalid={invalid || undefined}
+            aria-describedby={invalid ? messageId : undefined}
+            onInput={() => {
+              if (invalid) setProblem(undefined)
+            }}
+          />
+        </label>
+        <button type="submit" className="btn btn-small" data-testid={`goto-${what}-button`}>
+          Go
+        </button>
+      </form>
+    )
   }
 
   return (
     <div className="goto">
-      <label>
-        Go to record
-        <input
-          className="input input-num"
-          data-testid="goto-record"
-          inputMode="numeric"
-          placeholder={records > 0 ? `0 – ${fmtCount(records - 1)}` : '#'}
-          onKeyDown={(ev) => {
-            submit(ev, 'record')
-          }}
-        />
-      </label>
-      <label>
-        Go to chunk
-        <input
-          className="input input-num"
-          data-testid="goto-chunk"
-          inputMode="numeric"
-          placeholder={chunks > 0 ? `0 – ${fmtCount(chunks - 1)}` : '#'}
-          onKeyDown={(ev) => {
-            submit(ev, 'chunk')
-          }}
-        />
-      </label>
-      <span className="goto-message" role="status" data-testid="goto-message">
-        {message}
+      {field('record', records)}
+      {field('chunk', chunks)}
+      <span id={messageId} className="goto-message" role="status" data-testid="goto-message">
+        {problem?.text}
       </span>
     </div>
   )

@@ -3,7 +3,7 @@ import { alignmentView, mappingTypeName, recordView } from '../rad/display'
 import type { Semantics } from '../rad/semantics'
 import type { ChunkColumns, Prelude } from '../rad/types'
 import { fmtCount } from './format'
-import { SEQ_FIT } from './tableColumns'
+import { optionalClass, SEQ_FIT } from './tableColumns'
 
 interface Props {
   record: number
@@ -79,7 +79,7 @@ export const RecordRow = memo(function RecordRow(props: Props) {
         {view && view.naln > 0 ? (expanded ? '▾' : '▸') : ''}
       </span>
       <span className="cell num">{fmtCount(record)}</span>
-      <span className="cell num muted">{fmtCount(chunk)}</span>
+      <span className={`cell num muted${optionalClass('chunk')}`}>{fmtCount(chunk)}</span>
       {view ? (
         <>
           <span className="cell num">{view.naln}</span>
@@ -90,10 +90,10 @@ export const RecordRow = memo(function RecordRow(props: Props) {
           ))}
           {view.umi !== undefined && <span className={seqClass(semantics.umi?.len ?? 0)}>{view.umi}</span>}
           {semantics.mappingType?.level === 'read' && (
-            <span className="cell">{mappingTypeName(semantics, view.mappingType)}</span>
+            <span className={`cell${optionalClass('mapping')}`}>{mappingTypeName(semantics, view.mappingType)}</span>
           )}
           {view.other.map(([name, text]) => (
-            <span key={name} className="cell clip mono" title={text}>
+            <span key={name} className={`cell clip mono${optionalClass('other')}`} title={text}>
               {text}
             </span>
           ))}

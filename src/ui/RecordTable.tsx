@@ -6,10 +6,11 @@ import type { RadSession } from '../workers/client'
 import { AlignmentRow } from './AlignmentRow'
 import { fmtCount } from './format'
 import { RecordRow } from './RecordRow'
-import { recordColumns } from './tableColumns'
+import { optionalClass, recordColumns } from './tableColumns'
 import { clampRecord, keyMove } from './tableKeys'
 import type { Align } from './tableKeys'
 import { ROW_HEIGHT, rowsInView } from './tableLayout'
+import { useCompactColumns } from './useCompactColumns'
 import { useFileScrollbar } from './useFileScrollbar'
 import { useDataVersion } from './useRadSession'
 import { useTableWindow } from './useTableWindow'
@@ -48,15 +49,17 @@ export const RecordTable = memo(function RecordTable({
   const [expanded, setExpanded] = useState<ReadonlyMap<number, number>>(() => new Map())
   const [cursor, setCursor] = useState(0)
   const scroller = useRef<HTMLDivElement>(null)
-  const columns = useMemo(() => {
-    const c = recordColumns(prelude, semantics)
+  const columns = useMemo(() => recordColumns(prelude, semantics), [prelude, semantics])
+  const compact = useCompactColumns(scroller, columns.full.minWidth)
+  const columnVars = useMemo(() => {
+    const { template, minWidth } = compact ? columns.compact : columns.full
     // Set once on the scroller and inherited by every row, rather than parsed in each row's style.
     const vars: CSSProperties & Record<`--${string}`, string> = {
-      '--row-columns': c.template,
-      '--row-min-width': c.minWidth,
+      '--row-columns': template,
+      '--row-min-width': `${String(minWidth)}px`,
     }
-    return { ...c, vars }
-  }, [prelude, semantics])
+    return vars
+  }, [columns, compact])
   const table = useTableWindow(records, expanded, scroller)
   const { layout, virtualizer, show, slideNearEdge } = table
   const items = virtualizer.getVirtualItems()
@@ -152,21 +155,21 @@ export const RecordTable = memo(function RecordTable({
     <div className="record-table">
       <div className="table-frame">
         <div
-          className={bar.shown ? 'table-scroll file-scrolled' : 'table-scroll'}
+          className={`table-scroll${compact ? ' compact' : ''}${bar.shown ? ' file-scrolled' : ''}`}
           ref={scroller}
           tabIndex={0}
           role="grid"
           aria-label="Records"
           aria-rowcount={records}
           data-testid="record-table"
-          style={columns.vars}
+          style={columnVars}
           onScroll={onScroll}
           onKeyDown={onKeyDown}
         >
           <div className="row table-head" role="row">
-            {columns.headers.map((h, i) => (
-              <span key={i} role="columnheader" className={`cell clip${i > 0 && i < 4 ? ' num' : ''}`}>
-                {h}
+            {columns.columns.map((c, i) => (
+              <span key={i} role="columnheader" className={`cell clip col-${c.kind}${optionalClass(c.kind)}`}>
+                {c.header}
               </span>
             ))}
           </div>

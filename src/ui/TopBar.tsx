@@ -1,5 +1,6 @@
 import { useRef } from 'react'
 import type { ChangeEvent } from 'react'
+import { ThemeToggle } from './ThemeToggle'
 
 interface Props {
   onFile: (file: File) => void
@@ -49,6 +50,7 @@ export function TopBar({ onFile, onSample }: Props) {
         </svg>{' '}
         Your file never leaves this computer: your browser reads it locally and nothing is uploaded.
       </p>
+      <ThemeToggle />
     </header>
   )
 }
