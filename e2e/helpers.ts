@@ -287,3 +287,63 @@ export async function armFirstRowTimer(page: Page, startOnClick = false): Promis
 export function report(label: string, ms: number): void {
   process.stdout.write(`    ${label}: ${ms.toFixed(0)} ms\n`)
 }
+
+/** One axe-core rule violation, as `axe.run` reports it (the fields the tests print). */
+export interface AxeViolation {
+  id: string
+  impact: string | null | undefined
+  help: string
+  nodes: { target: unknown[]; failureSummary?: string }[]
+}
+
+/** Rules an assertion may set aside, each with the reason (printed with the report). */
+export type AxeExclusions = Readonly<Record<string, string>>
+
+/** axe-core's browser build (a devDependency; paths are relative to the repository, as SAMPLE's). */
+const AXE_SOURCE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8')
+
+/**
+ * Runs axe-core (WCAG 2.0–2.2 A/AA and best practices) on the page as it is now, and returns its
+ * violations. axe is evaluated through the DevTools protocol, which the page's CSP
+ * (script-src 'self', index.html) does not govern, so the page is tested under its real policy.
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE)
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }
+    ).axe
+    const result = await axe.run(document, { resultTypes: ['violations'] })
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }))
+  })
+}
+
+/**
+ * Asserts that axe finds no serious or critical violation on the page (issue 11), reusable for
+ * every view. Every violation is printed, minor ones and `excluded` rules too, so the report
+ * stays complete while an excluded rule is fixed elsewhere.
+ */
+export async function expectAccessible(page: Page, what: string, excluded: AxeExclusions = {}): Promise<void> {
+  const violations = await axeViolations(page)
+  for (const v of violations) {
+    const reason = excluded[v.id]
+    const note = reason === undefined ? '' : ` (excluded: ${reason})`
+    const where = v.nodes
+      .slice(0, 3)
+      .map((n) => JSON.stringify(n.target))
+      .join(', ')
+    process.stdout.write(`    axe ${what}: ${v.id} [${v.impact ?? '?'}] ×${String(v.nodes.length)} ${where}${note}\n`)
+  }
+  const blocking = violations.filter(
+    (v) => (v.impact === 'serious' || v.impact === 'critical') && excluded[v.id] === undefined,
+  )
+  expect(
+    blocking.map((v) => `${v.id}: ${v.help} (${String(v.nodes.length)} nodes)`),
+    `${what}: serious or critical axe violations`,
+  ).toEqual([])
+}

@@ -10,6 +10,8 @@ interface Props {
   record: number
   alignment: number
   naln: number
+  /** aria-rowindex (tableAria.ts). */
+  rowIndex: number
   recordInChunk: number
   cols: ChunkColumns | undefined
   top: number
@@ -20,23 +22,29 @@ interface Props {
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <span className="field">
+    <span role="gridcell" className="field">
       <span className="field-label">{label}</span> {children}
     </span>
   )
 }
 
-/** One alignment of an expanded record: reference, orientation, position, fragment length, mapping type, other tags. */
+/**
+ * One alignment of an expanded record: reference, orientation, position, fragment length, mapping
+ * type, other tags. A treegrid row of level 2 under its record's row; every part is a cell.
+ */
 export const AlignmentRow = memo(function AlignmentRow(props: Props) {
-  const { record, alignment, naln, recordInChunk, cols, top, height, prelude, semantics } = props
+  const { record, alignment, naln, rowIndex, recordInChunk, cols, top, height, prelude, semantics } = props
   const style = { top, height }
+  const rowAria = { role: 'row', 'aria-level': 2, 'aria-rowindex': rowIndex } as const
   if (!cols) {
     return (
-      <div role="row" className="row alignment-row pending" data-testid="alignment-row" style={style}>
-        <span className="aln-index">
+      <div {...rowAria} className="row alignment-row pending" data-testid="alignment-row" style={style}>
+        <span role="gridcell" className="aln-index">
           ↳ {alignment + 1}/{naln}
         </span>
-        <span className="muted">decoding…</span>
+        <span role="gridcell" className="muted">
+          decoding…
+        </span>
       </div>
     )
   }
@@ -45,18 +53,26 @@ export const AlignmentRow = memo(function AlignmentRow(props: Props) {
   const aln = alignmentView(cols, (cols.alnStart[recordInChunk] ?? 0) + alignment, prelude, semantics, readType)
   return (
     <div
-      role="row"
+      {...rowAria}
       className="row alignment-row"
       data-testid="alignment-row"
       data-record={record}
       data-alignment={alignment}
       style={style}
     >
-      <span className="aln-index">
+      <span role="gridcell" className="aln-index">
         ↳ {alignment + 1}/{naln}
       </span>
-      {aln.ori !== undefined && <span className={`ori ori-${aln.ori}`}>{aln.ori}</span>}
-      <span className="ref mono" title={aln.refId === undefined ? undefined : `reference id ${String(aln.refId)}`}>
+      {aln.ori !== undefined && (
+        <span role="gridcell" className={`ori ori-${aln.ori}`}>
+          {aln.ori}
+        </span>
+      )}
+      <span
+        role="gridcell"
+        className="ref mono"
+        title={aln.refId === undefined ? undefined : `reference id ${String(aln.refId)}`}
+      >
         {aln.refName}
       </span>
       {aln.position !== undefined && <Field label="pos">{fmtCount(aln.position)}</Field>}

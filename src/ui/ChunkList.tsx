@@ -1,7 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useEffect, useEffectEvent, useRef } from 'react'
+import { memo, useEffect, useEffectEvent, useId, useRef } from 'react'
+import type { KeyboardEvent } from 'react'
 import type { IndexStore, RadSession } from '../workers/client'
 import { fmtCount } from './format'
+import { keyMove } from './tableKeys'
 
 interface Props {
   index: IndexStore
@@ -16,9 +18,28 @@ interface Props {
 
 const ROW = 24
 
-/** Every chunk: number, byte offset, nbytes, nrec, first record. Virtualized; a click jumps the table there. */
+/**
+ * One figure of a chunk's row, named for a screen reader ("offset 1,234"): the column heads are
+ * hidden from it, and an option is named by its content.
+ */
+function Figure({ name, value }: { name: string; value: number }) {
+  return (
+    <span>
+      <span className="visually-hidden">{name} </span>
+      {fmtCount(value)}
+    </span>
+  )
+}
+
+/**
+ * Every chunk: number, byte offset, nbytes, nrec, first record. Virtualized; a click jumps the
+ * table there. A listbox the keyboard reaches: ↑/↓, PageUp/PageDown, Home/End select a chunk and
+ * jump the table to it (tableKeys.ts keyMove), and aria-activedescendant names the selected one.
+ */
 export const ChunkList = memo(function ChunkList({ index, chunks, current, damaged, onSelect }: Props) {
   const scroller = useRef<HTMLDivElement>(null)
+  const idPrefix = useId()
+  const optionId = (k: number) => `${idPrefix}-chunk-${String(k)}`
   const virtualizer = useVirtualizer({
     count: chunks,
     getScrollElement: () => scroller.current,
@@ -33,6 +54,19 @@ export const ChunkList = memo(function ChunkList({ index, chunks, current, damag
     reveal(current)
   }, [current])
 
+  const onKeyDown = (ev: KeyboardEvent<HTMLDivElement>) => {
+    const move = keyMove(ev.key, current, chunks, scroller.current?.clientHeight ?? 0, ROW)
+    if (move) {
+      ev.preventDefault()
+      onSelect(move.record)
+    } else if (ev.key === 'Enter' && current >= 0 && current < chunks) {
+      ev.preventDefault()
+      onSelect(current)
+    }
+  }
+  const shown = virtualizer.getVirtualItems()
+  const currentShown = shown.some((item) => item.index === current)
+
   return (
     <section className="chunk-list" aria-label="Chunks" data-testid="chunk-list">
       <h3 className="chunk-list-title">
@@ -45,15 +79,24 @@ export const ChunkList = memo(function ChunkList({ index, chunks, current, damag
         <span>nrec</span>
         <span>first rec</span>
       </div>
-      <div className="chunk-scroll" ref={scroller} role="listbox" aria-label="Chunks">
+      <div
+        className="chunk-scroll"
+        ref={scroller}
+        role="listbox"
+        aria-label="Chunks"
+        tabIndex={0}
+        aria-activedescendant={currentShown ? optionId(current) : undefined}
+        onKeyDown={onKeyDown}
+      >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
+          {shown.map((item) => {
             const k = item.index
             const bad = damaged.has(k)
             return (
               <div
                 key={k}
                 role="option"
+                id={optionId(k)}
                 aria-selected={k === current}
                 data-testid="chunk-row"
                 data-chunk={k}
@@ -65,11 +108,12 @@ export const ChunkList = memo(function ChunkList({ index, chunks, current, damag
                   onSelect(k)
                 }}
               >
-                <span>{fmtCount(k)}</span>
-                <span>{fmtCount(index.offset(k))}</span>
-                <span>{fmtCount(index.nbytes(k))}</span>
-                <span>{fmtCount(index.nrec(k))}</span>
-                <span>{fmtCount(index.firstRecord(k))}</span>
+                <Figure name="chunk" value={k} />
+                <Figure name="offset" value={index.offset(k)} />
+                <Figure name="nbytes" value={index.nbytes(k)} />
+                <Figure name="nrec" value={index.nrec(k)} />
+                <Figure name="first record" value={index.firstRecord(k)} />
+                {bad && <span className="visually-hidden">damaged</span>}
               </div>
             )
           })}

@@ -21,6 +21,17 @@ function label(state: SessionState): string {
   return state.summary?.status === 'damaged' ? 'Indexed — damaged chunks found (see Integrity)' : 'Indexed'
 }
 
+/**
+ * What a screen reader hears, in a polite live region: the phase, and while indexing the share
+ * scanned in steps of 10% (the bar moves ~10 times a second: announcing each move would drown
+ * everything else).
+ */
+export function announcement(state: SessionState, scanned: number, total: number): string {
+  const running = state.phase === 'opening' || state.phase === 'indexing'
+  if (!running || total <= 0) return label(state)
+  return `${label(state)} ${String(10 * Math.floor((10 * scanned) / total))}%`
+}
+
 /** Bytes scanned, chunks and records found, rate and time left (~10 updates a second), Cancel. */
 export function IndexStatus({ state, onCancel }: Props) {
   const p = state.progress
@@ -38,6 +49,9 @@ export function IndexStatus({ state, onCancel }: Props) {
           {state.fileName}
         </span>
         <span className="status-label">{label(state)}</span>
+        <span className="visually-hidden" role="status" data-testid="index-announcement">
+          {announcement(state, scanned, total)}
+        </span>
         {running && (
           <button type="button" className="btn btn-small" data-testid="cancel-index" onClick={onCancel}>
             Cancel
@@ -47,6 +61,7 @@ export function IndexStatus({ state, onCancel }: Props) {
       <div
         className="progress"
         role="progressbar"
+        aria-label={`Indexing ${state.fileName}`}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={Math.round(total > 0 ? (100 * scanned) / total : 0)}

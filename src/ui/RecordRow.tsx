@@ -7,6 +7,10 @@ import { optionalClass, SEQ_FIT } from './tableColumns'
 
 interface Props {
   record: number
+  /** The row's id, named by the table's aria-activedescendant when the cursor is here. */
+  id: string
+  /** aria-rowindex (tableAria.ts). */
+  rowIndex: number
   chunk: number
   /** Record number inside its chunk. */
   recordInChunk: number
@@ -45,10 +49,16 @@ function Preview({
   naln: number
   readType: number | undefined
 }) {
-  if (naln === 0) return <span className="cell muted">no alignments</span>
+  if (naln === 0) {
+    return (
+      <span role="gridcell" className="cell muted">
+        no alignments
+      </span>
+    )
+  }
   const first = alignmentView(cols, cols.alnStart[recordInChunk] ?? 0, prelude, semantics, readType)
   return (
-    <span className="cell preview" title={first.refName}>
+    <span role="gridcell" className="cell preview" title={first.refName}>
       {first.ori !== undefined && <span className={`ori ori-${first.ori}`}>{first.ori}</span>}
       {first.refName}
       {naln > 1 && <span className="more">+{naln - 1}</span>}
@@ -56,15 +66,22 @@ function Preview({
   )
 }
 
-/** One read record: number, chunk, alignment count, barcodes and UMI as nucleotides, other read tags. */
+/**
+ * One read record: number, chunk, alignment count, barcodes and UMI as nucleotides, other read
+ * tags. A treegrid row of level 1 whose alignment rows (level 2) show when it is expanded; the
+ * caret is hidden from assistive technology, which hears aria-expanded instead.
+ */
 export const RecordRow = memo(function RecordRow(props: Props) {
-  const { record, chunk, recordInChunk, cols, error, expanded, active, top, height, prelude, semantics } = props
+  const { record, id, rowIndex, chunk, recordInChunk, cols, error, expanded, active, top, height, prelude, semantics } =
+    props
   const view = cols ? recordView(cols, recordInChunk, prelude, semantics) : undefined
   const className = `row record-row${active ? ' active' : ''}${expanded ? ' expanded' : ''}${view ? '' : ' pending'}`
   return (
     <div
       role="row"
-      aria-rowindex={record + 1}
+      id={id}
+      aria-level={1}
+      aria-rowindex={rowIndex}
       aria-expanded={view && view.naln > 0 ? expanded : undefined}
       aria-selected={active}
       data-testid="record-row"
@@ -78,22 +95,34 @@ export const RecordRow = memo(function RecordRow(props: Props) {
       <span className="caret" aria-hidden="true">
         {view && view.naln > 0 ? (expanded ? '▾' : '▸') : ''}
       </span>
-      <span className="cell num">{fmtCount(record)}</span>
-      <span className={`cell num muted${optionalClass('chunk')}`}>{fmtCount(chunk)}</span>
+      <span role="gridcell" className="cell num">
+        {fmtCount(record)}
+      </span>
+      <span role="gridcell" className={`cell num muted${optionalClass('chunk')}`}>
+        {fmtCount(chunk)}
+      </span>
       {view ? (
         <>
-          <span className="cell num">{view.naln}</span>
+          <span role="gridcell" className="cell num">
+            {view.naln}
+          </span>
           {view.barcodes.map((b, i) => (
-            <span key={i} className={seqClass(semantics.barcodes[i]?.len ?? 0)}>
+            <span key={i} role="gridcell" className={seqClass(semantics.barcodes[i]?.len ?? 0)}>
               {b}
             </span>
           ))}
-          {view.umi !== undefined && <span className={seqClass(semantics.umi?.len ?? 0)}>{view.umi}</span>}
+          {view.umi !== undefined && (
+            <span role="gridcell" className={seqClass(semantics.umi?.len ?? 0)}>
+              {view.umi}
+            </span>
+          )}
           {semantics.mappingType?.level === 'read' && (
-            <span className={`cell${optionalClass('mapping')}`}>{mappingTypeName(semantics, view.mappingType)}</span>
+            <span role="gridcell" className={`cell${optionalClass('mapping')}`}>
+              {mappingTypeName(semantics, view.mappingType)}
+            </span>
           )}
           {view.other.map(([name, text]) => (
-            <span key={name} className={`cell clip mono${optionalClass('other')}`} title={text}>
+            <span key={name} role="gridcell" className={`cell clip mono${optionalClass('other')}`} title={text}>
               {text}
             </span>
           ))}
@@ -109,7 +138,7 @@ export const RecordRow = memo(function RecordRow(props: Props) {
           )}
         </>
       ) : (
-        <span className={`cell clip span-rest${error ? ' row-error' : ' muted'}`}>
+        <span role="gridcell" className={`cell clip span-rest${error ? ' row-error' : ' muted'}`}>
           {error ? `chunk ${fmtCount(chunk)} could not be decoded: ${error.message}` : 'decoding…'}
         </span>
       )}

@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useEffectEvent, useId, useMemo, useRef, useState } from 'react'
 import type { CSSProperties, KeyboardEvent } from 'react'
 import type { Semantics } from '../rad/semantics'
 import type { Prelude } from '../rad/types'
@@ -6,8 +6,9 @@ import type { RadSession } from '../workers/client'
 import { AlignmentRow } from './AlignmentRow'
 import { fmtCount } from './format'
 import { RecordRow } from './RecordRow'
+import { alignmentRowIndex, recordRowId, recordRowIndex, tableRowCount } from './tableAria'
 import { optionalClass, recordColumns } from './tableColumns'
-import { clampRecord, keyMove } from './tableKeys'
+import { clampRecord, expansionKey, keyMove } from './tableKeys'
 import type { Align } from './tableKeys'
 import { ROW_HEIGHT, rowsInView } from './tableLayout'
 import { useCompactColumns } from './useCompactColumns'
@@ -34,7 +35,9 @@ interface Props {
 /**
  * The records, one row per read (virtualized, fixed row height, windowed: see
  * tableLayout.ts and useTableWindow.ts). Asks the session for the chunks on screen first and
- * their neighbours next. Keyboard: arrows, PageUp/PageDown, Home/End (tableKeys.ts), Enter expands.
+ * their neighbours next. Keyboard: ↑/↓, PageUp/PageDown, Home/End move, →/← expand and collapse,
+ * Enter toggles (tableKeys.ts). A WAI-ARIA treegrid: focus stays on the scroller and
+ * aria-activedescendant names the cursor's row, so a screen reader reads the record it moves to.
  */
 export const RecordTable = memo(function RecordTable({
   session,
@@ -49,6 +52,7 @@ export const RecordTable = memo(function RecordTable({
   const [expanded, setExpanded] = useState<ReadonlyMap<number, number>>(() => new Map())
   const [cursor, setCursor] = useState(0)
   const scroller = useRef<HTMLDivElement>(null)
+  const idPrefix = useId()
   const columns = useMemo(() => recordColumns(prelude, semantics), [prelude, semantics])
   const compact = useCompactColumns(scroller, columns.full.minWidth)
   const columnVars = useMemo(() => {
@@ -107,17 +111,20 @@ export const RecordTable = memo(function RecordTable({
     onCursorChunk(viewChunk)
   }, [viewChunk, onCursorChunk])
 
-  const toggle = useCallback(
-    (record: number) => {
+  /** Expands a record (when it is decoded and has alignments), collapses it, or (undefined) toggles it. */
+  const setRecordExpanded = useCallback(
+    (record: number, expand: boolean | undefined) => {
       const k = index.chunkOf(record)
       const cols = session.getChunk(k)
       if (!cols) return
       const recordInChunk = record - index.firstRecord(k)
       const naln = (cols.alnStart[recordInChunk + 1] ?? 0) - (cols.alnStart[recordInChunk] ?? 0)
       setExpanded((old) => {
+        const want = (expand ?? !old.has(record)) && naln > 0
+        if (old.has(record) === want) return old
         const next = new Map(old)
-        if (next.has(record)) next.delete(record)
-        else if (naln > 0) next.set(record, naln)
+        if (want) next.set(record, naln)
+        else next.delete(record)
         return next
       })
     },
@@ -127,9 +134,9 @@ export const RecordTable = memo(function RecordTable({
   const onRowClick = useCallback(
     (record: number) => {
       setCursor(record)
-      toggle(record)
+      setRecordExpanded(record, undefined)
     },
-    [toggle],
+    [setRecordExpanded],
   )
 
   // Holds the index walk while the user scrolls (client.ts holdIndex).
@@ -141,16 +148,22 @@ export const RecordTable = memo(function RecordTable({
 
   const onKeyDown = (ev: KeyboardEvent<HTMLDivElement>) => {
     const move = keyMove(ev.key, cursor, records, scroller.current?.clientHeight ?? 0)
+    const expand = move || records === 0 ? undefined : expansionKey(ev.key, expanded.has(cursor))
     if (move) {
       ev.preventDefault()
       go(move.record, move.align)
-    } else if (ev.key === 'Enter' || ev.key === ' ') {
+    } else if (expand !== undefined) {
       ev.preventDefault()
-      toggle(cursor)
+      setRecordExpanded(cursor, expand)
     }
   }
 
   const margin = virtualizer.options.scrollMargin
+  // Names the cursor's row only while it is rendered (an id must point at an element).
+  const cursorRendered = items.some((vi) => {
+    const item = layout.itemAt(vi.index)
+    return item.kind === 'record' && item.record === cursor
+  })
   return (
     <div className="record-table">
       <div className="table-frame">
@@ -158,17 +171,24 @@ export const RecordTable = memo(function RecordTable({
           className={`table-scroll${compact ? ' compact' : ''}${bar.shown ? ' file-scrolled' : ''}`}
           ref={scroller}
           tabIndex={0}
-          role="grid"
+          role="treegrid"
           aria-label="Records"
-          aria-rowcount={records}
+          aria-rowcount={tableRowCount(records, expanded)}
+          aria-activedescendant={cursorRendered ? recordRowId(idPrefix, cursor) : undefined}
           data-testid="record-table"
           style={columnVars}
           onScroll={onScroll}
           onKeyDown={onKeyDown}
         >
-          <div className="row table-head" role="row">
+          <div className="row table-head" role="row" aria-rowindex={1}>
             {columns.columns.map((c, i) => (
-              <span key={i} role="columnheader" className={`cell clip col-${c.kind}${optionalClass(c.kind)}`}>
+              // The caret column has no header, as its cells are hidden from assistive technology.
+              <span
+                key={i}
+                role="columnheader"
+                aria-hidden={c.header === '' ? true : undefined}
+                className={`cell clip col-${c.kind}${optionalClass(c.kind)}`}
+              >
                 {c.header}
               </span>
             ))}
@@ -185,6 +205,7 @@ export const RecordTable = memo(function RecordTable({
                   <AlignmentRow
                     key={`a${String(item.record)}-${String(item.alignment)}`}
                     record={item.record}
+                    rowIndex={alignmentRowIndex(item.record, item.alignment, expanded)}
                     alignment={item.alignment}
                     naln={item.naln}
                     recordInChunk={recordInChunk}
@@ -198,6 +219,8 @@ export const RecordTable = memo(function RecordTable({
               }
               return (
                 <RecordRow
+                  id={recordRowId(idPrefix, item.record)}
+                  rowIndex={recordRowIndex(item.record, expanded)}
                   key={`r${String(item.record)}`}
                   record={item.record}
                   chunk={k}

@@ -51,7 +51,8 @@ export const RefList = memo(function RefList({ names, count }: Props) {
           : `${fmtCount(matches.total)} of ${fmtCount(count)} match`}
         {matches.total > SHOWN && ` (first ${String(SHOWN)} shown)`}
       </div>
-      <ol className="ref-list" data-testid="ref-list">
+      {/* Focusable, so the keyboard can scroll the list (a scroll region without focusable content). */}
+      <ol className="ref-list" data-testid="ref-list" tabIndex={0} aria-label="Reference names">
         {matches.shown.map((i) => (
           <li key={i}>
             <span className="ref-id">{i}</span>

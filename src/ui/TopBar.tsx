@@ -36,8 +36,9 @@ export function TopBar({ onFile, onSample }: Props) {
           type="file"
           data-testid="file-input"
           className="visually-hidden"
+          // Reached through "Open file…": hidden from assistive technology too, not a second button.
           tabIndex={-1}
-          aria-label="Open a RAD file"
+          aria-hidden="true"
           onChange={onChange}
         />
       </div>

@@ -41,7 +41,7 @@ export function WindowBar({ records, windowStart, windowLength, top, onSeek, sum
           />
         </>
       )}
-      <span className="muted keys">↑↓ PgUp PgDn Home End · Enter expands</span>
+      <span className="muted keys">↑↓ PgUp PgDn Home End · → expands · ← collapses</span>
     </div>
   )
 }

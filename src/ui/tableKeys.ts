@@ -11,8 +11,8 @@ export interface CursorMove {
 }
 
 /** Rows a page key moves: a screenful less two, so the rows at the edge stay in view; at least one. */
-export function pageRows(viewportPx: number): number {
-  return Math.max(1, Math.floor(viewportPx / ROW_HEIGHT) - 2)
+export function pageRows(viewportPx: number, rowHeight = ROW_HEIGHT): number {
+  return Math.max(1, Math.floor(viewportPx / rowHeight) - 2)
 }
 
 /** `record` inside the file's records (0 … records − 1); records must be at least 1. */
@@ -21,14 +21,40 @@ export function clampRecord(record: number, records: number): number {
 }
 
 /**
- * Where a navigation key moves the cursor in a table of `records` records whose view is
- * `viewportPx` high: arrows by one record, PageUp/PageDown by `pageRows`, Home/End to either
- * end. Undefined for any other key, and when there are no records.
+ * Where a navigation key moves the cursor in a list of `records` rows `rowHeight` px high (the
+ * record table's by default, or the chunk list's) whose view is `viewportPx` high: arrows by one
+ * row, PageUp/PageDown by `pageRows`, Home/End to either end. Undefined for any other key
+ * (←/→ are `expansionKey`'s), and when there are no records.
  */
-export function keyMove(key: string, cursor: number, records: number, viewportPx: number): CursorMove | undefined {
+export function keyMove(
+  key: string,
+  cursor: number,
+  records: number,
+  viewportPx: number,
+  rowHeight = ROW_HEIGHT,
+): CursorMove | undefined {
   if (records === 0) return undefined
-  const move = unclamped(key, cursor, records, pageRows(viewportPx))
+  const move = unclamped(key, cursor, records, pageRows(viewportPx, rowHeight))
   return move && { record: clampRecord(move.record, records), align: move.align }
+}
+
+/**
+ * Whether a key asks to expand (true) or collapse (false) the record at the cursor, which is
+ * `expanded` now: → expands and ← collapses (the WAI-ARIA treegrid pattern), Enter and Space
+ * toggle. Undefined for any other key.
+ */
+export function expansionKey(key: string, expanded: boolean): boolean | undefined {
+  switch (key) {
+    case 'ArrowRight':
+      return true
+    case 'ArrowLeft':
+      return false
+    case 'Enter':
+    case ' ':
+      return !expanded
+    default:
+      return undefined
+  }
 }
 
 function unclamped(key: string, cursor: number, records: number, page: number): CursorMove | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clampRecord, keyMove, pageRows } from '../../src/ui/tableKeys'
+import { clampRecord, expansionKey, keyMove, pageRows } from '../../src/ui/tableKeys'
 import { ROW_HEIGHT } from '../../src/ui/tableLayout'
 
 /** A view 20 rows high: a page key moves 18 records. */
@@ -31,12 +31,39 @@ describe('keyMove', () => {
     expect(keyMove('PageUp', 5, 100, 2 * ROW_HEIGHT)?.record).toBe(4)
   })
 
+  it('pages by the rows of another list when given their height (the chunk list)', () => {
+    expect(keyMove('PageDown', 0, 100, 10 * 24, 24)).toEqual({ record: 8, align: 'auto' })
+    expect(keyMove('ArrowDown', 0, 100, 10 * 24, 24)).toEqual({ record: 1, align: 'auto' })
+  })
+
   it('leaves other keys, and an empty table, alone', () => {
     for (const key of ['Enter', ' ', 'a', 'ArrowLeft', 'Tab', 'toString', 'constructor']) {
       expect(keyMove(key, 5, 100, VIEW)).toBeUndefined()
     }
     for (const key of ['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End']) {
       expect(keyMove(key, 0, 0, VIEW)).toBeUndefined()
+    }
+  })
+})
+
+describe('expansionKey', () => {
+  it('expands with → and collapses with ←, whatever the state (the treegrid pattern)', () => {
+    for (const expanded of [false, true]) {
+      expect(expansionKey('ArrowRight', expanded)).toBe(true)
+      expect(expansionKey('ArrowLeft', expanded)).toBe(false)
+    }
+  })
+
+  it('toggles with Enter and Space', () => {
+    expect(expansionKey('Enter', false)).toBe(true)
+    expect(expansionKey('Enter', true)).toBe(false)
+    expect(expansionKey(' ', false)).toBe(true)
+    expect(expansionKey(' ', true)).toBe(false)
+  })
+
+  it('leaves the navigation keys and others alone', () => {
+    for (const key of ['ArrowDown', 'ArrowUp', 'PageDown', 'Home', 'End', 'a', 'Tab', 'toString']) {
+      expect(expansionKey(key, false)).toBeUndefined()
     }
   })
 })
