@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useEffect, useEffectEvent, useRef } from 'react'
 import type { IndexStore, RadSession } from '../workers/client'
 import { fmtCount } from './format'
+import { CHUNK_COLUMNS } from './glossary'
 
 interface Props {
   index: IndexStore
@@ -39,11 +40,11 @@ export const ChunkList = memo(function ChunkList({ index, chunks, current, damag
         Chunks <span className="count">{fmtCount(chunks)}</span>
       </h3>
       <div className="chunk-head chunk-grid" aria-hidden="true">
-        <span>#</span>
-        <span>offset</span>
-        <span>nbytes</span>
-        <span>nrec</span>
-        <span>first rec</span>
+        {Object.entries(CHUNK_COLUMNS).map(([name, title]) => (
+          <span key={name} title={title}>
+            {name}
+          </span>
+        ))}
       </div>
       <div className="chunk-scroll" ref={scroller} role="listbox" aria-label="Chunks">
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>

@@ -13,6 +13,7 @@ import { ROW_HEIGHT } from './tableLayout'
 import { useDataVersion } from './useRadSession'
 import { useTableWindow } from './useTableWindow'
 import { WindowBar } from './WindowBar'
+import { recordColumnTitle } from './glossary'
 
 export interface JumpRequest {
   record: number
@@ -154,7 +155,12 @@ export const RecordTable = memo(function RecordTable({
       >
         <div className="row table-head" role="row">
           {columns.headers.map((h, i) => (
-            <span key={i} role="columnheader" className={`cell clip${i > 0 && i < 4 ? ' num' : ''}`}>
+            <span
+              key={i}
+              role="columnheader"
+              className={`cell clip${i > 0 && i < 4 ? ' num' : ''}`}
+              title={recordColumnTitle(h)}
+            >
               {h}
             </span>
           ))}
