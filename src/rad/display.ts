@@ -1,6 +1,6 @@
 import { columnNumber, columnValue } from './columns'
 import type { OrientationEncoding, Semantics, SequenceField } from './semantics'
-import type { ChunkColumns, Column, Prelude, TagValue } from './types'
+import type { ChunkColumns, Column, Prelude, RoleKind, TagValue } from './types'
 
 const BASES = 'ACGT'
 
@@ -172,4 +172,73 @@ const MAPPING_TYPE_NAMES: Record<string, Record<number, string>> = {
 export function mappingTypeName(sem: Semantics, value: number | undefined): string {
   if (value === undefined) return ''
   return MAPPING_TYPE_NAMES[sem.assay]?.[value] ?? String(value)
+}
+
+/** The fields whose producers write a placeholder value meaning "not available". */
+export type PlaceholderField = 'position' | 'fragmentLength' | 'readLength'
+
+/**
+ * Placeholder values and why they are written. A placeholder is shown as "—", never as a number;
+ * the CLI's `view` keeps printing the raw value, as alevin-fry view does (§9.1).
+ */
+const PLACEHOLDERS: Record<PlaceholderField, readonly (readonly [number, string])[]> = {
+  // §7.4 (bulk) and §7.5 (scATAC): u16 max when the read is not part of a mapped pair.
+  fragmentLength: [[65535, 'not available: 65535 (u16 max) is written when the read is not a mapped pair']],
+  // u32 max: the largest u32, written where no mapping position exists (no real reference is this long).
+  position: [[4294967295, 'not available: 4294967295 (u32 max) is written where there is no mapping position']],
+  // §7.2 / §7.3: `rlen` is written 0 and back-patched at the end of the run; 0 means it never was.
+  readLength: [[0, 'not available: rlen is written as 0 and filled in when the mapper finishes; 0 means it never was']],
+}
+
+/** Why `value` is a "not available" placeholder for `field`, or undefined when it is a real value. */
+export function placeholderReason(field: PlaceholderField, value: number | bigint | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  return PLACEHOLDERS[field].find(([v]) => v === n)?.[1]
+}
+
+/** The file tags whose value can be a placeholder, by name (§7.2, §7.3). */
+export function fileTagPlaceholderField(name: string): PlaceholderField | undefined {
+  return name === 'rlen' ? 'readLength' : undefined
+}
+
+/** v2 role names as RAD-FORMAT.md §2.3 and libradicl spell them. */
+const ROLE_NAMES: Record<RoleKind, string> = {
+  none: 'None',
+  barcode: 'Barcode',
+  umi: 'Umi',
+  reference: 'Reference',
+  orientation: 'Orientation',
+  mappingPosition: 'MappingPosition',
+  fragmentLength: 'FragmentLength',
+  mappingType: 'MappingType',
+}
+
+export function roleName(kind: RoleKind): string {
+  return ROLE_NAMES[kind]
+}
+
+/** A reference name to show in a narrow cell: `short` keeps the gene visible, `full` is the name. */
+export interface RefLabel {
+  short: string
+  full: string
+}
+
+/** GENCODE transcript FASTA names: ENST…|ENSG…|OTTHUMG…|OTTHUMT…|transcript name|gene name|length|biotype| */
+const GENCODE_TRANSCRIPT = /^ENS[A-Z]*T\d/
+const GENCODE_GENE_FIELD = 5
+const GENCODE_TRANSCRIPT_FIELD = 0
+
+/**
+ * `ENST00000456328.2|ENSG00000290825.1|-|-|DDX11L2-202|DDX11L2|1657|lncRNA|` → `DDX11L2 · ENST00000456328.2`:
+ * the gene name first, so clipping keeps it. Other names are shown whole.
+ */
+export function refLabel(name: string): RefLabel {
+  const fields = name.split('|')
+  const gene = fields[GENCODE_GENE_FIELD]
+  const transcript = fields[GENCODE_TRANSCRIPT_FIELD] ?? ''
+  if (!GENCODE_TRANSCRIPT.test(transcript) || gene === undefined || gene === '' || gene === '-') {
+    return { short: name, full: name }
+  }
+  return { short: `${gene} · ${transcript}`, full: name }
 }

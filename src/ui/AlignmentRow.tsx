@@ -1,10 +1,11 @@
 import { memo } from 'react'
 import type { ReactNode } from 'react'
-import { alignmentView, mappingTypeName } from '../rad/display'
+import { alignmentView, mappingTypeName, refLabel } from '../rad/display'
 import { columnNumber } from '../rad/columns'
 import type { Semantics } from '../rad/semantics'
 import type { ChunkColumns, Column, Prelude } from '../rad/types'
-import { fmtCount } from './format'
+import { ALIGNMENT_FIELDS, orientationTitle } from './glossary'
+import { CountOrPlaceholder } from './Value'
 
 interface Props {
   record: number
@@ -23,7 +24,10 @@ interface Props {
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <span role="gridcell" className="field">
-      <span className="field-label">{label}</span> {children}
+      <span className="field-label" title={ALIGNMENT_FIELDS[label]}>
+        {label}
+      </span>{' '}
+      {children}
     </span>
   )
 }
@@ -64,19 +68,27 @@ export const AlignmentRow = memo(function AlignmentRow(props: Props) {
         ↳ {alignment + 1}/{naln}
       </span>
       {aln.ori !== undefined && (
-        <span role="gridcell" className={`ori ori-${aln.ori}`}>
+        <span role="gridcell" className={`ori ori-${aln.ori}`} title={orientationTitle(aln.ori)}>
           {aln.ori}
         </span>
       )}
       <span
         role="gridcell"
         className="ref mono"
-        title={aln.refId === undefined ? undefined : `reference id ${String(aln.refId)}`}
+        title={aln.refId === undefined ? undefined : `${aln.refName} (reference id ${String(aln.refId)})`}
       >
-        {aln.refName}
+        {refLabel(aln.refName).short}
       </span>
-      {aln.position !== undefined && <Field label="pos">{fmtCount(aln.position)}</Field>}
-      {aln.fragmentLength !== undefined && <Field label="frag len">{fmtCount(aln.fragmentLength)}</Field>}
+      {aln.position !== undefined && (
+        <Field label="pos">
+          <CountOrPlaceholder field="position" value={aln.position} />
+        </Field>
+      )}
+      {aln.fragmentLength !== undefined && (
+        <Field label="frag len">
+          <CountOrPlaceholder field="fragmentLength" value={aln.fragmentLength} />
+        </Field>
+      )}
       {mt?.level === 'alignment' && aln.mappingType !== undefined && (
         <Field label="type">{mappingTypeName(semantics, aln.mappingType)}</Field>
       )}

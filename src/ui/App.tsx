@@ -1,12 +1,23 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { prewarmIndexWorker } from '../workers/client'
+import { DropChoice } from './DropChoice'
+import { readSidecars } from './dropEntries'
+import type { DropPlan, DroppedFile, Sidecar } from './dropPlan'
 import { DropZone } from './DropZone'
 import { FileView } from './FileView'
+import { HelpPanel } from './HelpPanel'
 import { IdleView } from './IdleView'
 import { TopBar } from './TopBar'
 import { useRadSession } from './useRadSession'
 
 const SAMPLE_URL = `${import.meta.env.BASE_URL}sample.rad`
+
+/** A folder or several files dropped, the sidecars read from it, and which of its files is open. */
+interface Dropped {
+  plan: DropPlan
+  sidecars: Sidecar[]
+  opened: string | undefined
+}
 
 /**
  * The state machine: idle (no file) → a session per opened file, which goes
@@ -17,6 +28,9 @@ const SAMPLE_URL = `${import.meta.env.BASE_URL}sample.rad`
 export function App() {
   const { session, open } = useRadSession()
   const [sampleError, setSampleError] = useState<string | undefined>(undefined)
+  const [dropped, setDropped] = useState<Dropped | undefined>(undefined)
+  const [helpOpen, setHelpOpen] = useState(false)
+  const fileInput = useRef<HTMLInputElement>(null)
   useEffect(prewarmIndexWorker, [])
 
   // Counts open requests, so a slow sample download never replaces a file opened meanwhile.
@@ -29,10 +43,36 @@ export function App() {
     },
     [open],
   )
+  /** A file from outside a dropped folder: the folder's panel goes. */
+  const openOther = useCallback(
+    (file: File) => {
+      setDropped(undefined)
+      openFile(file)
+    },
+    [openFile],
+  )
+  const openDropped = useCallback(
+    (file: DroppedFile) => {
+      setDropped((d) => d && { ...d, opened: file.path })
+      openFile(file.file)
+    },
+    [openFile],
+  )
+  const onPlan = useCallback(
+    (plan: DropPlan) => {
+      setDropped({ plan, sidecars: [], opened: undefined })
+      if (plan.open) openDropped(plan.open)
+      void readSidecars(plan.sidecarFiles).then((sidecars) => {
+        setDropped((d) => (d?.plan === plan ? { ...d, sidecars } : d))
+      })
+    },
+    [openDropped],
+  )
 
   const openSample = useCallback(() => {
     const request = ++requests.current
     setSampleError(undefined)
+    setDropped(undefined)
     fetch(SAMPLE_URL)
       .then(async (res) => {
         if (!res.ok) throw new Error(`the server answered ${String(res.status)}`)
@@ -47,11 +87,29 @@ export function App() {
 
   return (
     <div className="app">
-      <TopBar onFile={openFile} onSample={openSample} />
+      <TopBar
+        onFile={openOther}
+        onSample={openSample}
+        input={fileInput}
+        helpOpen={helpOpen}
+        onHelp={() => {
+          setHelpOpen((o) => !o)
+        }}
+      />
+      {helpOpen && (
+        <HelpPanel
+          onClose={() => {
+            setHelpOpen(false)
+          }}
+        />
+      )}
       {sampleError && (
         <div className="notice notice-error" role="alert">
           {sampleError}
         </div>
+      )}
+      {dropped && (
+        <DropChoice plan={dropped.plan} sidecars={dropped.sidecars} opened={dropped.opened} onOpen={openDropped} />
       )}
       {session ? (
         <FileView
@@ -62,9 +120,16 @@ export function App() {
           }}
         />
       ) : (
-        <IdleView onSample={openSample} />
+        !dropped && (
+          <IdleView
+            onSample={openSample}
+            onChoose={() => {
+              fileInput.current?.click()
+            }}
+          />
+        )
       )}
-      <DropZone onFile={openFile} />
+      <DropZone onFile={openOther} onPlan={onPlan} />
     </div>
   )
 }

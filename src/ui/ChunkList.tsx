@@ -3,6 +3,7 @@ import { memo, useEffect, useEffectEvent, useId, useRef } from 'react'
 import type { KeyboardEvent } from 'react'
 import type { IndexStore, RadSession } from '../workers/client'
 import { fmtCount } from './format'
+import { CHUNK_COLUMNS } from './glossary'
 import { keyMove } from './tableKeys'
 
 interface Props {
@@ -73,11 +74,11 @@ export const ChunkList = memo(function ChunkList({ index, chunks, current, damag
         Chunks <span className="count">{fmtCount(chunks)}</span>
       </h3>
       <div className="chunk-head chunk-grid" aria-hidden="true">
-        <span>#</span>
-        <span>offset</span>
-        <span>nbytes</span>
-        <span>nrec</span>
-        <span>first rec</span>
+        {Object.entries(CHUNK_COLUMNS).map(([name, title]) => (
+          <span key={name} title={title}>
+            {name}
+          </span>
+        ))}
       </div>
       <div
         className="chunk-scroll"

@@ -1,7 +1,11 @@
 import { useEffect, useRef, useState } from 'react'
+import { readDrop } from './dropEntries'
+import type { DropPlan } from './dropPlan'
 
 interface Props {
   onFile: (file: File) => void
+  /** A folder or several files: App says what was dropped and offers the RAD files. */
+  onPlan: (plan: DropPlan) => void
 }
 
 function hasFiles(ev: DragEvent): boolean {
@@ -11,15 +15,17 @@ function hasFiles(ev: DragEvent): boolean {
 /**
  * Drop anywhere: listens on the window and shows a full-page drop target
  * while files are dragged over the page (the idle page also shows a static
- * one). The first dropped file is opened.
+ * one). One file is opened; a folder or several files become a DropPlan.
  */
-export function DropZone({ onFile }: Props) {
+export function DropZone({ onFile, onPlan }: Props) {
   const [dragging, setDragging] = useState(false)
   const depth = useRef(0)
   const onFileRef = useRef(onFile)
+  const onPlanRef = useRef(onPlan)
   useEffect(() => {
     onFileRef.current = onFile
-  }, [onFile])
+    onPlanRef.current = onPlan
+  }, [onFile, onPlan])
 
   useEffect(() => {
     const enter = (ev: DragEvent) => {
@@ -42,8 +48,11 @@ export function DropZone({ onFile }: Props) {
       ev.preventDefault()
       depth.current = 0
       setDragging(false)
-      const file = ev.dataTransfer?.files[0]
-      if (file) onFileRef.current(file)
+      if (!ev.dataTransfer) return
+      void readDrop(ev.dataTransfer)?.then((dropped) => {
+        if (dropped instanceof File) onFileRef.current(dropped)
+        else onPlanRef.current(dropped)
+      })
     }
     window.addEventListener('dragenter', enter)
     window.addEventListener('dragover', over)

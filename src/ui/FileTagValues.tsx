@@ -1,17 +1,25 @@
 import { memo } from 'react'
-import { valueText } from '../rad/display'
+import { fileTagPlaceholderField, placeholderReason, valueText } from '../rad/display'
 import type { Prelude, TagValue } from '../rad/types'
 import { fmtCount } from './format'
 
 const MAX_ELEMENTS = 12
 
-function shortValue(value: TagValue | undefined): string {
+function shortValue(name: string, value: TagValue | undefined): string {
   if (value === undefined) return '—'
+  if (placeholderTitle(name, value) !== undefined) return '—'
   if (Array.isArray(value) && value.length > MAX_ELEMENTS) {
     const head = value.slice(0, MAX_ELEMENTS).map(valueText).join(', ')
     return `[${head}, …] (${fmtCount(value.length)} values)`
   }
   return valueText(value)
+}
+
+/** Why a file tag's value is a "not available" placeholder (e.g. `rlen` 0, RAD-FORMAT.md §7.2). */
+function placeholderTitle(name: string, value: TagValue | undefined): string | undefined {
+  const field = fileTagPlaceholderField(name)
+  if (field === undefined || (typeof value !== 'number' && typeof value !== 'bigint')) return undefined
+  return placeholderReason(field, value)
 }
 
 /** The file-level tag values (long arrays abbreviated). */
@@ -26,7 +34,9 @@ export const FileTagValues = memo(function FileTagValues({ prelude }: { prelude:
         {prelude.fileTags.map((tag, i) => (
           <div className="kv" key={i}>
             <dt className="mono">{tag.name}</dt>
-            <dd className="mono">{shortValue(prelude.fileTagValues[i])}</dd>
+            <dd className="mono" title={placeholderTitle(tag.name, prelude.fileTagValues[i])}>
+              {shortValue(tag.name, prelude.fileTagValues[i])}
+            </dd>
           </div>
         ))}
       </dl>

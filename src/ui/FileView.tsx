@@ -15,8 +15,20 @@ const NARROW_SCREEN = '(max-width: 899px)'
 
 interface Props {
   session: RadSession
-  /** Opens the same file again (after a worker failure). */
+  /** Opens the same file again (after a worker failure, or a cancel before the header). */
   onRetry: () => void
+}
+
+/** A cancel before the header was read leaves nothing to show: offer to carry on. */
+function CancelledEarly({ onOpenAgain }: { onOpenAgain: () => void }) {
+  return (
+    <div className="notice" data-testid="cancelled-early">
+      Cancelled before the header was read, so there is nothing to show yet.{' '}
+      <button type="button" className="btn btn-small" data-testid="open-again" onClick={onOpenAgain}>
+        Resume: open it again
+      </button>
+    </div>
+  )
 }
 
 /** Everything shown for one open file. Mounted fresh (keyed) for every file. */
@@ -61,6 +73,7 @@ export function FileView({ session, onRetry }: Props) {
     <main className="file-view" data-testid="file-view" data-session={session.id}>
       <IndexStatus state={state} onCancel={cancel} />
       {state.error && <ErrorBanner error={state.error} state={state} onRetry={onRetry} />}
+      {state.cancelled && !opened && <CancelledEarly onOpenAgain={onRetry} />}
       <IntegrityPanel state={state} session={session} onChunk={goIssue} />
       {opened && semantics && (
         <>

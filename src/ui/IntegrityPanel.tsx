@@ -72,7 +72,7 @@ function summaryText(state: SessionState, status: PanelStatus): string {
     case 'damaged':
       return `Part of the file cannot be read. Everything valid is shown: ${counts} indexed.`
     case 'unreadable':
-      return 'The file cannot be opened as RAD.'
+      return state.error ? 'The file cannot be opened as RAD: see above.' : 'The file cannot be opened as RAD.'
     case 'incomplete':
       return state.cancelled
         ? `Indexing was cancelled: ${counts} were checked; the rest of the file was not.`
@@ -193,6 +193,7 @@ export const IntegrityPanel = memo(function IntegrityPanel({ state, session, onC
   const status = panelStatus(state)
   const issues = state.summary?.issues ?? []
   const unwrapped = state.opened?.container === 'snappy-framed'
+  const diagnosedAbove = status === 'unreadable' && state.error !== undefined
   return (
     <section
       className={`integrity integrity-${status}`}
@@ -208,7 +209,12 @@ export const IntegrityPanel = memo(function IntegrityPanel({ state, session, onC
         <span className="integrity-summary">{summaryText(state, status)}</span>
       </div>
       {issues.length > 0 && (
-        <ol className="issues" data-testid="integrity-issues">
+        // A file that is not RAD: the error banner above says it; the list stays for tools, not twice on screen.
+        <ol
+          className={diagnosedAbove ? 'issues visually-hidden' : 'issues'}
+          aria-hidden={diagnosedAbove || undefined}
+          data-testid="integrity-issues"
+        >
           {issues.map((issue, i) => (
             <IssueItem key={i} issue={issue} chunks={state.chunks} unwrapped={unwrapped} onChunk={onChunk} />
           ))}

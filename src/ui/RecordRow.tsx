@@ -1,9 +1,11 @@
 import { memo } from 'react'
-import { alignmentView, mappingTypeName, recordView } from '../rad/display'
+import { alignmentView, mappingTypeName, recordView, refLabel } from '../rad/display'
 import type { Semantics } from '../rad/semantics'
 import type { ChunkColumns, Prelude } from '../rad/types'
 import { fmtCount } from './format'
+import { orientationTitle } from './glossary'
 import { optionalClass, SEQ_FIT } from './tableColumns'
+import { useRowClick } from './useRowClick'
 
 interface Props {
   record: number
@@ -59,8 +61,12 @@ function Preview({
   const first = alignmentView(cols, cols.alnStart[recordInChunk] ?? 0, prelude, semantics, readType)
   return (
     <span role="gridcell" className="cell preview" title={first.refName}>
-      {first.ori !== undefined && <span className={`ori ori-${first.ori}`}>{first.ori}</span>}
-      {first.refName}
+      {first.ori !== undefined && (
+        <span className={`ori ori-${first.ori}`} title={orientationTitle(first.ori)}>
+          {first.ori}
+        </span>
+      )}
+      {refLabel(first.refName).short}
       {naln > 1 && <span className="more">+{naln - 1}</span>}
     </span>
   )
@@ -75,6 +81,9 @@ export const RecordRow = memo(function RecordRow(props: Props) {
   const { record, id, rowIndex, chunk, recordInChunk, cols, error, expanded, active, top, height, prelude, semantics } =
     props
   const view = cols ? recordView(cols, recordInChunk, prelude, semantics) : undefined
+  const click = useRowClick(() => {
+    props.onClick(record)
+  })
   const className = `row record-row${active ? ' active' : ''}${expanded ? ' expanded' : ''}${view ? '' : ' pending'}`
   return (
     <div
@@ -88,9 +97,9 @@ export const RecordRow = memo(function RecordRow(props: Props) {
       data-record={record}
       className={className}
       style={{ top, height }}
-      onClick={() => {
-        props.onClick(record)
-      }}
+      onMouseDown={click.onMouseDown}
+      onClick={click.onClick}
+      onDoubleClick={click.onDoubleClick}
     >
       <span className="caret" aria-hidden="true">
         {view && view.naln > 0 ? (expanded ? '▾' : '▸') : ''}
@@ -107,7 +116,12 @@ export const RecordRow = memo(function RecordRow(props: Props) {
             {view.naln}
           </span>
           {view.barcodes.map((b, i) => (
-            <span key={i} role="gridcell" className={seqClass(semantics.barcodes[i]?.len ?? 0)}>
+            <span
+              key={i}
+              role="gridcell"
+              className={seqClass(semantics.barcodes[i]?.len ?? 0)}
+              title="Double-click to copy"
+            >
               {b}
             </span>
           ))}

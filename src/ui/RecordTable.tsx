@@ -16,6 +16,7 @@ import { useFileScrollbar } from './useFileScrollbar'
 import { useDataVersion } from './useRadSession'
 import { useTableWindow } from './useTableWindow'
 import { WindowBar } from './WindowBar'
+import { recordColumnTitle } from './glossary'
 
 export interface JumpRequest {
   record: number
@@ -188,6 +189,7 @@ export const RecordTable = memo(function RecordTable({
                 role="columnheader"
                 aria-hidden={c.header === '' ? true : undefined}
                 className={`cell clip col-${c.kind}${optionalClass(c.kind)}`}
+                title={recordColumnTitle(c.header)}
               >
                 {c.header}
               </span>

@@ -1,7 +1,9 @@
 import { memo } from 'react'
+import { roleName } from '../rad/display'
 import type { Semantics } from '../rad/semantics'
 import { describeType } from '../rad/tags'
 import type { Prelude, TagDesc, TagRole } from '../rad/types'
+import { SCHEMA_COLUMNS } from './glossary'
 
 interface Props {
   prelude: Prelude
@@ -13,7 +15,7 @@ function roleText(role: TagRole): string {
   const parts: string[] = []
   if (role.level !== undefined) parts.push(`level ${String(role.level)}`)
   if (role.len !== undefined && role.len > 0) parts.push(`${String(role.len)} nt`)
-  return parts.length > 0 ? `${role.kind} (${parts.join(', ')})` : role.kind
+  return parts.length > 0 ? `${roleName(role.kind)} (${parts.join(', ')})` : roleName(role.kind)
 }
 
 /** What the viewer takes each tag to mean (v2 role, or the well-known name of a legacy tag). */
@@ -47,8 +49,8 @@ function Section({ title, tags, meaning }: { title: string; tags: readonly TagDe
             <tr>
               <th>Name</th>
               <th>Type</th>
-              <th>Role</th>
-              <th>Read as</th>
+              <th title={SCHEMA_COLUMNS.Role}>Role</th>
+              <th title={SCHEMA_COLUMNS['Read as']}>Read as</th>
             </tr>
           </thead>
           <tbody>

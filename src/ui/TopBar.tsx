@@ -1,15 +1,17 @@
-import { useRef } from 'react'
-import type { ChangeEvent } from 'react'
+import type { ChangeEvent, RefObject } from 'react'
 import { ThemeToggle } from './ThemeToggle'
 
 interface Props {
   onFile: (file: File) => void
   onSample: () => void
+  /** The file input, shared with the idle page's drop area (a click there opens the same chooser). */
+  input: RefObject<HTMLInputElement | null>
+  helpOpen: boolean
+  onHelp: () => void
 }
 
 /** Title, "Open file" (a hidden file input), "Try a sample" and the privacy note. */
-export function TopBar({ onFile, onSample }: Props) {
-  const input = useRef<HTMLInputElement>(null)
+export function TopBar({ onFile, onSample, input, helpOpen, onHelp }: Props) {
   const onChange = (ev: ChangeEvent<HTMLInputElement>) => {
     const file = ev.target.files?.[0]
     // Reset so choosing the same file again still fires a change.
@@ -30,6 +32,16 @@ export function TopBar({ onFile, onSample }: Props) {
         </button>
         <button type="button" className="btn" onClick={onSample}>
           Try a sample
+        </button>
+        <button
+          type="button"
+          className="btn"
+          data-testid="help-toggle"
+          aria-expanded={helpOpen}
+          aria-controls={helpOpen ? 'help-panel' : undefined}
+          onClick={onHelp}
+        >
+          What am I looking at?
         </button>
         <input
           ref={input}

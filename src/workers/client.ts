@@ -141,6 +141,7 @@ export class RadSession {
     this.indexWorker.retire()
     this.store.update({
       phase: error ? 'error' : 'done',
+      finishedAt: performance.now(),
       error,
       summary,
       cancelled: summary?.cancelled ?? false,

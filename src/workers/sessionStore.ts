@@ -29,6 +29,9 @@ export interface SessionState {
   error: RadError | Error | undefined
   /** Worker failures and the like, in plain words. */
   notices: string[]
+  /** performance.now() when the file was opened (the drop), and when indexing ended: "Took" is the difference. */
+  openedAt: number
+  finishedAt: number | undefined
 }
 
 function initialState(file: Blob & { name: string }): SessionState {
@@ -46,6 +49,8 @@ function initialState(file: Blob & { name: string }): SessionState {
     cancelled: false,
     error: undefined,
     notices: [],
+    openedAt: performance.now(),
+    finishedAt: undefined,
   }
 }
 

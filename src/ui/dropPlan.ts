@@ -1,0 +1,65 @@
+/**
+ * What to do with a drop of several files or a folder (issue 11): which RAD files to offer, which
+ * one to open, and which sidecar JSON files salmon/piscem/alevin-fry wrote beside them
+ * (RAD-FORMAT.md §8). DOM-free, so it is unit-tested; dropEntries.ts reads the drop itself.
+ */
+
+export interface DroppedFile {
+  /** Path inside the dropped folder (`aux_info/meta_info.json`), or the file name. */
+  path: string
+  file: File
+}
+
+export interface Sidecar {
+  path: string
+  text: string
+}
+
+export interface DropPlan {
+  kind: 'folder' | 'files'
+  /** The folder's name, or "N files". */
+  name: string
+  /** RAD files to offer (for several files: every file dropped). */
+  candidates: DroppedFile[]
+  /** Opened right away: a folder's only RAD file, or the first RAD file of several. */
+  open: DroppedFile | undefined
+  /** JSON files to read and show (§8: map_info.json, aux_info/*.json, collate.json, …). */
+  sidecarFiles: DroppedFile[]
+}
+
+const RAD_NAME = /\.rad(\.sz)?$/i
+const JSON_NAME = /\.json$/i
+/** Sidecars are small run reports; anything larger is not one of them (and would not be read whole). */
+export const SIDECAR_MAX_BYTES = 1_000_000
+
+export function looksLikeRad(path: string): boolean {
+  return RAD_NAME.test(path)
+}
+
+function sidecars(files: readonly DroppedFile[]): DroppedFile[] {
+  return files.filter((f) => JSON_NAME.test(f.path) && f.file.size <= SIDECAR_MAX_BYTES)
+}
+
+/** A dropped folder: offer its RAD files, open the only one, read its JSON sidecars. */
+export function planFolder(name: string, files: readonly DroppedFile[]): DropPlan {
+  const rad = files.filter((f) => looksLikeRad(f.path))
+  return {
+    kind: 'folder',
+    name,
+    candidates: rad,
+    open: rad.length === 1 ? rad[0] : undefined,
+    sidecarFiles: sidecars(files),
+  }
+}
+
+/** Several dropped files: open the first RAD-named one (else the first), offer them all. */
+export function planFiles(files: readonly DroppedFile[]): DropPlan {
+  const open = files.find((f) => looksLikeRad(f.path)) ?? files.find((f) => !JSON_NAME.test(f.path)) ?? files[0]
+  return {
+    kind: 'files',
+    name: `${String(files.length)} files`,
+    candidates: files.filter((f) => !JSON_NAME.test(f.path)),
+    open,
+    sidecarFiles: sidecars(files),
+  }
+}
