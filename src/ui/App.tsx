@@ -60,6 +60,7 @@ export function App() {
           onRetry={() => {
             openFile(session.file)
           }}
+          onReopen={openFile}
         />
       ) : (
         <IdleView onSample={openSample} />

@@ -14,10 +14,12 @@ interface Props {
   session: RadSession
   /** Opens the same file again (after a worker failure). */
   onRetry: () => void
+  /** Opens a file chosen again (after the file changed on disk). */
+  onReopen: (file: File) => void
 }
 
 /** Everything shown for one open file. Mounted fresh (keyed) for every file. */
-export function FileView({ session, onRetry }: Props) {
+export function FileView({ session, onRetry, onReopen }: Props) {
   const state = useSessionState(session)
   const [jump, setJump] = useState<JumpRequest | undefined>(undefined)
   const [cursorChunk, setCursorChunk] = useState(-1)
@@ -51,11 +53,13 @@ export function FileView({ session, onRetry }: Props) {
   }, [session])
 
   const { opened, semantics } = state
+  // The file changing on disk overrides any other problem: what was found is about other bytes.
+  const problem = state.changed ?? state.error
   const damaged = useMemo(() => new Set(state.summary?.damagedChunks), [state.summary])
   return (
     <main className="file-view" data-testid="file-view" data-session={session.id}>
       <IndexStatus state={state} onCancel={cancel} />
-      {state.error && <ErrorBanner error={state.error} state={state} onRetry={onRetry} />}
+      {problem && <ErrorBanner error={problem} state={state} onRetry={onRetry} onReopen={onReopen} />}
       <IntegrityPanel state={state} session={session} onChunk={goIssue} />
       {opened && semantics && (
         <div className="workspace">

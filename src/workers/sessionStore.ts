@@ -29,6 +29,12 @@ export interface SessionState {
   error: RadError | Error | undefined
   /** Worker failures and the like, in plain words. */
   notices: string[]
+  /**
+   * Set at the first read that shows the file changed on disk after it was
+   * opened (FILE_CHANGED or READ_FAILED): the verdict is withdrawn and no
+   * decoded chunk is shown any more (issue 10 §2).
+   */
+  changed: RadError | undefined
 }
 
 function initialState(file: Blob & { name: string }): SessionState {
@@ -46,6 +52,7 @@ function initialState(file: Blob & { name: string }): SessionState {
     cancelled: false,
     error: undefined,
     notices: [],
+    changed: undefined,
   }
 }
 
