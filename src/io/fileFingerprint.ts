@@ -42,7 +42,7 @@ export async function confirmUnchanged(source: ByteSource, was: FileFingerprint,
   let now: FileFingerprint
   try {
     if (source.size !== was.size)
-      throw fileChanged(`its size is now ${fmtInt(source.size)} bytes, not ${fmtInt(was.size)}`)
+      {throw fileChanged(`its size is now ${fmtInt(source.size)} bytes, not ${fmtInt(was.size)}`)}
     now = await takeFingerprint(source, signal)
   } catch (e) {
     if (e instanceof RadError && e.code === 'READ_FAILED') throw fileChanged(`it can no longer be read (${e.message})`)

@@ -41,7 +41,14 @@ describe('takeFingerprint / confirmUnchanged (issue 10 §2)', () => {
   })
 
   it('truncated (the end reads short) or deleted: FILE_CHANGED', async () => {
-    for (const change of [(f: ChangingFile) => f.truncate(1000), (f: ChangingFile) => f.delete()]) {
+    for (const change of [
+      (f: ChangingFile) => {
+        f.truncate(1000)
+      },
+      (f: ChangingFile) => {
+        f.delete()
+      },
+    ]) {
       const file = new ChangingFile(bytes, { failReads: false })
       const fp = await takeFingerprint(file)
       change(file)
