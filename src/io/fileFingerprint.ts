@@ -41,8 +41,9 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 export async function confirmUnchanged(source: ByteSource, was: FileFingerprint, signal?: AbortSignal): Promise<void> {
   let now: FileFingerprint
   try {
-    if (source.size !== was.size)
-      {throw fileChanged(`its size is now ${fmtInt(source.size)} bytes, not ${fmtInt(was.size)}`)}
+    if (source.size !== was.size) {
+      throw fileChanged(`its size is now ${fmtInt(source.size)} bytes, not ${fmtInt(was.size)}`)
+    }
     now = await takeFingerprint(source, signal)
   } catch (e) {
     if (e instanceof RadError && e.code === 'READ_FAILED') throw fileChanged(`it can no longer be read (${e.message})`)
