@@ -19,6 +19,8 @@ export const RAD_ERROR_CODES = [
   'DECOMPRESS_FAILED',
   'BAD_SNAPPY',
   'READ_FAILED',
+  /** The file changed on disk after it was opened (the page compares a fingerprint, io/fileFingerprint.ts). */
+  'FILE_CHANGED',
   'WORKER_FAILED',
   'CANCELLED',
 ] as const

@@ -118,6 +118,7 @@ export function App() {
           onRetry={() => {
             openFile(session.file)
           }}
+          onReopen={openFile}
         />
       ) : (
         !dropped && (

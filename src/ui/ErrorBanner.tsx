@@ -1,3 +1,5 @@
+import { useRef } from 'react'
+import type { ChangeEvent } from 'react'
 import { RadError } from '../rad/errors'
 import type { RadErrorCode } from '../rad/errors'
 import type { SessionState } from '../workers/client'
@@ -18,6 +20,7 @@ const TITLES: Record<RadErrorCode, string> = {
   DECOMPRESS_FAILED: 'A chunk failed to decompress',
   BAD_SNAPPY: 'The Snappy stream is damaged',
   READ_FAILED: 'The file could not be read',
+  FILE_CHANGED: 'The file changed on disk after it was opened',
   WORKER_FAILED: 'A background worker stopped',
   CANCELLED: 'Cancelled',
 }
@@ -25,6 +28,8 @@ const TITLES: Record<RadErrorCode, string> = {
 const HINTS: Partial<Record<RadErrorCode, string>> = {
   TRUNCATED: 'The file was probably copied or written incompletely (a mapper killed mid-run, a full disk).',
   READ_FAILED: 'The file may have been moved, changed or deleted since it was opened. Open it again.',
+  FILE_CHANGED:
+    'Nothing shown from before the change can be trusted, and no verdict is given. Choose the file again to see it as it is now.',
   WORKER_FAILED:
     'A background worker stopped, perhaps for lack of memory; a new one is ready. What was indexed stays browsable.',
 }
@@ -34,10 +39,46 @@ interface Props {
   state: SessionState
   /** Offered when a worker failed: opens the file again. */
   onRetry?: () => void
+  /** Offered when the file changed on disk: the file chosen again (the old handle reads the old snapshot, or nothing). */
+  onReopen?: (file: File) => void
+}
+
+/** "Reopen…": a file chooser, since a browser's handle on a changed file can no longer read it. */
+function ReopenButton({ onReopen }: { onReopen: (file: File) => void }) {
+  const input = useRef<HTMLInputElement>(null)
+  const onChange = (ev: ChangeEvent<HTMLInputElement>) => {
+    const file = ev.target.files?.[0]
+    ev.target.value = ''
+    if (file) onReopen(file)
+  }
+  return (
+    <>
+      <button type="button" className="btn btn-small" data-testid="reopen" onClick={() => input.current?.click()}>
+        Reopen…
+      </button>
+      <input
+        ref={input}
+        type="file"
+        data-testid="reopen-input"
+        className="visually-hidden"
+        tabIndex={-1}
+        aria-label="Choose the file again"
+        onChange={onChange}
+      />
+    </>
+  )
+}
+
+/** What stays browsable, in one line. */
+function keptText(state: SessionState, code: RadErrorCode | undefined): string {
+  if (code === 'FILE_CHANGED') return 'The rows read before the change are no longer shown; the header is.'
+  return state.chunks > 0
+    ? `Everything before the problem is shown: ${fmtCount(state.chunks)} intact chunks with ${fmtCount(state.records)} records.`
+    : 'No intact chunk comes before the problem; the header is shown.'
 }
 
 /** The problem in plain words, naming the byte offset; says what stays browsable. */
-export function ErrorBanner({ error, state, onRetry }: Props) {
+export function ErrorBanner({ error, state, onRetry, onReopen }: Props) {
   const rad = error instanceof RadError ? error : undefined
   const title = rad ? TITLES[rad.code] : 'Internal error'
   const hint = rad ? HINTS[rad.code] : 'This is a bug in the viewer, not a problem with your file.'
@@ -66,13 +107,8 @@ export function ErrorBanner({ error, state, onRetry }: Props) {
           Open the file again
         </button>
       )}
-      {state.opened && (
-        <div className="error-keep">
-          {state.chunks > 0
-            ? `Everything before the problem is shown: ${fmtCount(state.chunks)} intact chunks with ${fmtCount(state.records)} records.`
-            : 'No intact chunk comes before the problem; the header is shown.'}
-        </div>
-      )}
+      {rad?.code === 'FILE_CHANGED' && onReopen && <ReopenButton onReopen={onReopen} />}
+      {state.opened && <div className="error-keep">{keptText(state, rad?.code)}</div>}
     </div>
   )
 }

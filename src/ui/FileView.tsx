@@ -17,6 +17,8 @@ interface Props {
   session: RadSession
   /** Opens the same file again (after a worker failure, or a cancel before the header). */
   onRetry: () => void
+  /** Opens a file chosen again (after the file changed on disk). */
+  onReopen: (file: File) => void
 }
 
 /** A cancel before the header was read leaves nothing to show: offer to carry on. */
@@ -32,7 +34,7 @@ function CancelledEarly({ onOpenAgain }: { onOpenAgain: () => void }) {
 }
 
 /** Everything shown for one open file. Mounted fresh (keyed) for every file. */
-export function FileView({ session, onRetry }: Props) {
+export function FileView({ session, onRetry, onReopen }: Props) {
   const state = useSessionState(session)
   const [jump, setJump] = useState<JumpRequest | undefined>(undefined)
   const [cursorChunk, setCursorChunk] = useState(-1)
@@ -68,11 +70,13 @@ export function FileView({ session, onRetry }: Props) {
   }, [session])
 
   const { opened, semantics } = state
+  // The file changing on disk overrides any other problem: what was found is about other bytes.
+  const problem = state.changed ?? state.error
   const damaged = useMemo(() => new Set(state.summary?.damagedChunks), [state.summary])
   return (
     <main className="file-view" data-testid="file-view" data-session={session.id}>
       <IndexStatus state={state} onCancel={cancel} />
-      {state.error && <ErrorBanner error={state.error} state={state} onRetry={onRetry} />}
+      {problem && <ErrorBanner error={problem} state={state} onRetry={onRetry} onReopen={onReopen} />}
       {state.cancelled && !opened && <CancelledEarly onOpenAgain={onRetry} />}
       <IntegrityPanel state={state} session={session} onChunk={goIssue} />
       {opened && semantics && (

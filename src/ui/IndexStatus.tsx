@@ -25,6 +25,7 @@ function dataState(state: SessionState): DataState {
 }
 
 function label(state: SessionState): string {
+  if (state.changed) return 'The file changed on disk — reopen it'
   if (state.phase === 'opening') return 'Reading the header…'
   if (state.phase === 'indexing') return 'Indexing chunks…'
   if (state.phase === 'error') return state.opened ? 'Stopped at a problem' : 'Could not open the file'

@@ -1,12 +1,16 @@
-import { memo } from 'react'
+import { memo, useState } from 'react'
 import type { IntegrityIssue, IssueKind } from '../rad/integrity'
 import type { RadSession, SessionState } from '../workers/client'
 import { salvagedName } from '../workers/client'
 import { fmtBytes, fmtCount } from './format'
 import { saveFile } from './saveFile'
 
-/** What the panel's data-status says: the core's five verdicts, plus the two states before one exists. */
-export type PanelStatus = 'checking' | 'clean' | 'notes' | 'warnings' | 'damaged' | 'unreadable' | 'incomplete'
+/**
+ * What the panel's data-status says: the core's five verdicts, the two states
+ * before one exists, and 'changed' (the file changed on disk: no verdict).
+ */
+export type PanelStatus =
+  'checking' | 'clean' | 'notes' | 'warnings' | 'damaged' | 'unreadable' | 'incomplete' | 'changed'
 
 const KIND_TITLES: Record<IssueKind, string> = {
   'not-rad': 'Not a RAD file',
@@ -48,9 +52,12 @@ const STATUS_LABELS: Record<PanelStatus, string> = {
   damaged: 'Damaged',
   unreadable: 'Unreadable',
   incomplete: 'Not fully checked',
+  changed: 'Verdict withdrawn',
 }
 
 export function panelStatus(state: SessionState): PanelStatus {
+  // A verdict about bytes that are no longer on disk says nothing (issue 10 §2): the banner explains.
+  if (state.changed) return 'changed'
   if (state.summary) return state.summary.status
   if (state.phase === 'opening' || state.phase === 'indexing') return 'checking'
   // The index worker failed: what was read is shown, the rest is unknown.
@@ -73,6 +80,8 @@ function summaryText(state: SessionState, status: PanelStatus): string {
       return `Part of the file cannot be read. Everything valid is shown: ${counts} indexed.`
     case 'unreadable':
       return state.error ? 'The file cannot be opened as RAD: see above.' : 'The file cannot be opened as RAD.'
+    case 'changed':
+      return 'The file changed on disk after it was opened, so no verdict is given about it: reopen it to check it again.'
     case 'incomplete':
       return state.cancelled
         ? `Indexing was cancelled: ${counts} were checked; the rest of the file was not.`
@@ -132,6 +141,7 @@ function IssueItem({ issue, chunks, unwrapped, onChunk }: IssueProps) {
 }
 
 function Salvage({ state, session }: { state: SessionState; session: RadSession }) {
+  const [failure, setFailure] = useState<string | undefined>(undefined)
   const offer = state.summary?.salvage
   if (state.opened?.container === 'snappy-framed') {
     return (
@@ -157,8 +167,11 @@ function Salvage({ state, session }: { state: SessionState; session: RadSession 
         className="btn btn-primary"
         data-testid="salvage"
         onClick={() => {
-          const file = session.salvagedFile()
-          if (file) saveFile(file)
+          // A changed file fails here with the banner and a note, never with a download that breaks.
+          setFailure(undefined)
+          session.saveValidPart().then(saveFile, (e: unknown) => {
+            setFailure(`Nothing was saved: ${e instanceof Error ? e.message : String(e)}`)
+          })
         }}
       >
         Save the valid part
@@ -173,6 +186,11 @@ function Salvage({ state, session }: { state: SessionState; session: RadSession 
             .join(', ')}${dropped.length > 20 ? ` and ${fmtCount(dropped.length - 20)} more` : ''}`}
         . Made on this computer; nothing is uploaded.
       </span>
+      {failure && (
+        <p className="salvage-note" role="alert" data-testid="salvage-failed">
+          {failure}
+        </p>
+      )}
     </div>
   )
 }
@@ -191,7 +209,8 @@ interface Props {
  */
 export const IntegrityPanel = memo(function IntegrityPanel({ state, session, onChunk }: Props) {
   const status = panelStatus(state)
-  const issues = state.summary?.issues ?? []
+  // Issues found in the old bytes are withdrawn with the verdict.
+  const issues = status === 'changed' ? [] : (state.summary?.issues ?? [])
   const unwrapped = state.opened?.container === 'snappy-framed'
   const diagnosedAbove = status === 'unreadable' && state.error !== undefined
   return (
@@ -221,6 +240,11 @@ export const IntegrityPanel = memo(function IntegrityPanel({ state, session, onC
         </ol>
       )}
       {status === 'damaged' && <Salvage state={state} session={session} />}
+      {status === 'changed' && state.summary?.salvage && (
+        <p className="salvage-note" data-testid="salvage-unavailable">
+          The valid part cannot be saved: the file it would be cut from changed on disk.
+        </p>
+      )}
     </section>
   )
 })

@@ -28,13 +28,17 @@ export class ChunkCache {
   /** How many cached chunks hold each buffer. */
   private readonly holders = new Map<ArrayBufferLike, number>()
   private bytes = 0
+  /** Set once the file changed on disk: every chunk fails with it and nothing is loaded again. */
+  private stale: RadError | undefined
 
+  /** `onChange(chunk)` hears that a chunk arrived or failed; -1 means every chunk (markStale). */
   constructor(budgetBytes: number, onChange: (chunk: number) => void) {
     this.budget = budgetBytes
     this.onChange = onChange
   }
 
   get(chunk: number): ChunkColumns | undefined {
+    if (this.stale) return undefined
     const cols = this.done.get(chunk)
     if (cols) {
       this.done.delete(chunk)
@@ -44,11 +48,23 @@ export class ChunkCache {
   }
 
   has(chunk: number): boolean {
-    return this.done.has(chunk) || this.inFlight.has(chunk) || this.failed.has(chunk)
+    return this.stale !== undefined || this.done.has(chunk) || this.inFlight.has(chunk) || this.failed.has(chunk)
   }
 
   error(chunk: number): RadError | Error | undefined {
-    return this.failed.get(chunk)
+    return this.stale ?? this.failed.get(chunk)
+  }
+
+  /**
+   * The file changed on disk (issue 10 §2): decoded chunks describe bytes that
+   * are gone, so none is shown as current any more; every chunk reports
+   * `error` instead, and loads fail with it.
+   */
+  markStale(error: RadError): void {
+    if (this.stale) return
+    this.clear()
+    this.stale = error
+    this.onChange(-1)
   }
 
   /** Forgets a chunk's failure, so it can be loaded again. */
@@ -66,12 +82,14 @@ export class ChunkCache {
 
   /** The chunk's columns, loading them with `load` unless cached or already on the way. */
   load(chunk: number, load: () => Promise<ChunkColumns>): Promise<ChunkColumns> {
+    if (this.stale) return Promise.reject(this.stale)
     const cols = this.get(chunk)
     if (cols) return Promise.resolve(cols)
     const pending = this.inFlight.get(chunk)
     if (pending) return pending
     const promise = load().then(
       (result) => {
+        if (this.stale) throw this.stale
         this.inFlight.delete(chunk)
         this.put(chunk, result)
         this.onChange(chunk)
@@ -92,7 +110,7 @@ export class ChunkCache {
 
   /** Adds a chunk decoded elsewhere (the index worker's first chunks). */
   insert(chunk: number, cols: ChunkColumns): void {
-    if (this.done.has(chunk) || this.inFlight.has(chunk)) return
+    if (this.stale || this.done.has(chunk) || this.inFlight.has(chunk)) return
     this.put(chunk, cols)
     this.onChange(chunk)
   }

@@ -9,6 +9,7 @@
  */
 import { proxy } from 'comlink'
 import './comlinkErrors'
+import { fileChanged, isFileChange } from '../io/fileFingerprint'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { RadError, fmtInt } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
@@ -18,7 +19,7 @@ import { ChunkSchedule } from './chunkSchedule'
 import { DecodePool, poolSize } from './decodePool'
 import { IndexStore } from './indexStore'
 import { IndexWorkerLink, checkBeside } from './indexWorkerLink'
-import type { ScanEvents, ScanSummary } from './protocol'
+import type { OpenedFile, ScanEvents, ScanSummary } from './protocol'
 import { SessionStore } from './sessionStore'
 import type { SessionState } from './sessionStore'
 
@@ -63,6 +64,7 @@ export class RadSession {
   private readonly schedule = new ChunkSchedule()
   /** Chunks asked for again after their decode worker died. */
   private readonly retried = new Set<number>()
+  private opened: OpenedFile | undefined
   private disposed = false
 
   constructor(file: File, opts: SessionOptions = {}) {
@@ -103,6 +105,7 @@ export class RadSession {
     const events: ScanEvents = {
       opened: (opened) => {
         if (this.disposed) return
+        this.opened = opened
         this.pool.open(opened.prelude, opened.container)
         this.store.update({ opened, semantics: inferSemantics(opened.prelude), phase: 'indexing' })
       },
@@ -148,6 +151,23 @@ export class RadSession {
       chunks: this.index.count,
       records: this.index.records,
     })
+    if (error instanceof RadError && isFileChange(error)) this.fileChanged(error)
+  }
+
+  /**
+   * The file changed on disk after it was opened (issue 10 §2): one state for
+   * the whole view. The verdict is withdrawn (SessionState.changed), decoded
+   * chunks are stale and dropped, queued decodes and the index walk stop.
+   * There is no stored index or sidecar to drop: the index lives in this
+   * session only.
+   */
+  private fileChanged(error: RadError): void {
+    if (this.disposed || this.store.current.changed) return
+    const changed = error.code === 'FILE_CHANGED' ? error : fileChanged(error.message)
+    this.store.update({ changed })
+    this.cache.markStale(changed)
+    this.pool.drop(() => false)
+    this.cancel()
   }
 
   readonly subscribe = (listener: () => void): (() => void) => this.store.subscribe(listener)
@@ -186,6 +206,10 @@ export class RadSession {
     this.cache
       .load(chunk, () => this.pool.request(req, priority))
       .catch((e: unknown) => {
+        if (e instanceof RadError && isFileChange(e)) {
+          this.fileChanged(e)
+          return
+        }
         // Shown in the rows through chunkError(); CANCELLED ones are asked for again. A decode
         // worker that died on this chunk was replaced: ask the new one once (twice means the
         // chunk itself is what kills them).
@@ -230,10 +254,30 @@ export class RadSession {
    */
   salvagedFile(): File | undefined {
     const offer = this.store.current.summary?.salvage
-    if (!offer || this.disposed) return undefined
+    if (!offer || this.disposed || this.store.current.changed) return undefined
     const parts: BlobPart[] = [offer.head as Uint8Array<ArrayBuffer>]
     for (const [start, end] of offer.ranges) parts.push(this.file.slice(start, end))
     return new File(parts, salvagedName(this.file.name), { type: 'application/octet-stream' })
+  }
+
+  /**
+   * The valid part, once a decode worker has confirmed that the file is still
+   * the one indexed (a download of slices of a changed file fails in the
+   * browser without a word). Rejects with FILE_CHANGED (and switches the view
+   * to that state) when it is not, or when there is nothing to save.
+   */
+  async saveValidPart(): Promise<File> {
+    const { opened } = this
+    if (!opened) throw new Error('internal: saveValidPart() before the file was opened')
+    try {
+      await this.pool.recheck(opened.fingerprint)
+    } catch (e) {
+      if (e instanceof RadError && isFileChange(e)) this.fileChanged(e)
+      throw e
+    }
+    const file = this.salvagedFile()
+    if (!file) throw this.store.current.changed ?? new Error('there is no valid part to save')
+    return file
   }
 
   /** Terminates every worker of this file and forgets its data. */

@@ -1,3 +1,4 @@
+import type { FileFingerprint } from '../io/fileFingerprint'
 import { RadError, fmtInt } from '../rad/errors'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import { BULK_DEPTH, bulkPass } from './bulkPass'
@@ -195,6 +196,20 @@ export class DecodePool {
       }
     }
     await bulkPass(lanes, reqs, convention, onChunk, opts)
+  }
+
+  /**
+   * Confirms the file is still the one opened (DecodeApi.recheck, in a decode
+   * worker: this thread never reads the file). Rejects with FILE_CHANGED or
+   * READ_FAILED when it is not.
+   */
+  async recheck(fingerprint: FileFingerprint): Promise<void> {
+    if (this.disposed) throw new RadError('CANCELLED', 'the file was closed')
+    if (!this.opened) throw new Error('internal: recheck() before open()')
+    this.ensureWorkers()
+    const slot = this.slots.all[0]
+    if (!slot) throw new Error('internal: no decode worker')
+    await this.slots.recheck(slot, fingerprint)
   }
 
   /** Terminates every worker; queued and running requests reject with CANCELLED. */

@@ -1,6 +1,7 @@
 import { transfer, wrap } from 'comlink'
 import type { Remote } from 'comlink'
 import './comlinkErrors'
+import type { FileFingerprint } from '../io/fileFingerprint'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { ChunkRequest, DecodeApi, OpenedFile } from './protocol'
 
@@ -118,6 +119,12 @@ export class DecodeSlots {
         },
       )
     })
+  }
+
+  /** Asks a worker to read both ends of the file again (DecodeApi.recheck). */
+  recheck(slot: Slot, fingerprint: FileFingerprint): Promise<void> {
+    if (slot.stopped !== undefined) return Promise.reject(new WorkerStopped(slot.stopped))
+    return slot.api.recheck(fingerprint)
   }
 
   /** Terminates every worker; calls not yet answered reject with `error`. */

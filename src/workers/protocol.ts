@@ -5,6 +5,7 @@
  * arrays, transferred) come out. No class instance crosses except RadError,
  * which comlinkErrors.ts rebuilds on the other side.
  */
+import type { FileFingerprint } from '../io/fileFingerprint'
 import type { SalvagePlan } from '../io/salvage'
 import type { ScanProgress } from '../io/scanChunks'
 import type { ScanTiming } from '../io/scanPace'
@@ -22,6 +23,8 @@ export interface OpenedFile {
   fileSize: number
   /** Size of the RAD stream (differs from fileSize for .sz). */
   sourceSize: number
+  /** The file's size and the bytes at both ends when it was opened: the page re-checks them (issue 10 §2). */
+  fingerprint: FileFingerprint
 }
 
 export type { ScanProgress }
@@ -125,4 +128,6 @@ export interface DecodeApi {
    * instead of fresh memory when it is large enough.
    */
   decode(batch: ChunkRequest[], convention: NbytesConvention, spare?: ArrayBuffer): Promise<ChunkColumns[]>
+  /** Reads both ends of the file again: rejects with FILE_CHANGED unless they match `fingerprint`. */
+  recheck(fingerprint: FileFingerprint): Promise<void>
 }

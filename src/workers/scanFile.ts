@@ -1,4 +1,6 @@
 import type { ByteSource } from '../io/byteSource'
+import { confirmUnchanged, isFileChange, takeFingerprint } from '../io/fileFingerprint'
+import type { FileFingerprint } from '../io/fileFingerprint'
 import { openRad } from '../io/openRad'
 import type { OpenedRad } from '../io/openRad'
 import { planSalvage } from '../io/salvage'
@@ -78,6 +80,17 @@ function cancelled(started: number): ScanSummary {
   return { ...emptySummary(started), status: 'incomplete', cancelled: true }
 }
 
+/**
+ * The file changed on disk while it was scanned (a read failed, or the
+ * re-check at the end found other bytes): no verdict is given, and what was
+ * indexed before the change is kept only so the page can say how far it got.
+ */
+function changed(e: RadError, started: number, result?: ScanResult): ScanSummary {
+  const summary = { ...emptySummary(started), error: e.toData(), status: 'incomplete' as const }
+  if (!result) return summary
+  return { ...summary, chunks: result.index.count, records: result.records, convention: result.convention }
+}
+
 /** The file could not be opened as RAD at all (not RAD, empty, cut inside the prelude…). */
 function unreadable(e: RadError, started: number): ScanSummary {
   const issue = issueFromError(e)
@@ -138,8 +151,16 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
   let beside: ChecksBeside | undefined
   try {
     const { source, prelude } = opened
+    // What the file looked like, to confirm before the verdict that it is still the file read (issue 10 §2).
+    const fingerprint = await takeFingerprint(file, signal)
     pending.push(
-      sink.opened({ prelude, container: opened.container, fileSize: opened.fileSize, sourceSize: source.size }),
+      sink.opened({
+        prelude,
+        container: opened.container,
+        fileSize: opened.fileSize,
+        sourceSize: source.size,
+        fingerprint,
+      }),
     )
     const first = await readFirstChunks(source, prelude, signal)
     let skip = 0
@@ -174,6 +195,11 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
       onProgress,
     })
     const found = await findings(result, beside)
+    const change = await changeSinceOpened(file, fingerprint, result, signal)
+    if (change) {
+      await Promise.all(pending)
+      return changed(change, started, result)
+    }
     const status = integrityStatus(found.issues, true)
     const salvage = status === 'damaged' ? await salvageOffer(opened, found) : undefined
     await Promise.all(pending)
@@ -201,8 +227,9 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
       return cancelled(started)
     }
     if (!(e instanceof RadError)) throw e
-    // A read failing before the walk (the file moved or changed): the walk reports the rest itself.
+    // A read failed: the file moved or changed on disk since it was opened.
     await Promise.all(pending)
+    if (isFileChange(e)) return changed(e, started)
     const issue = issueFromError(e)
     return { ...emptySummary(started), error: e.toData(), issues: [issue], status: integrityStatus([issue], true) }
   } finally {
@@ -225,6 +252,27 @@ async function mapChunks(
 ): Promise<{ timing: ScanResult['timing']; doneMs: number }> {
   const mapped = await scanChunks(source, prelude, { ...(signal ? { signal } : {}), ...held, onIndex })
   return { timing: mapped.timing, doneMs: Date.now() }
+}
+
+/**
+ * Whether the file is still the one opened, before its verdict: a read that
+ * failed during the walk, or other bytes at its ends now (confirmUnchanged),
+ * means it changed on disk and the verdict would describe another file.
+ */
+async function changeSinceOpened(
+  file: ByteSource,
+  fingerprint: FileFingerprint,
+  result: ScanResult,
+  signal: AbortSignal | undefined,
+): Promise<RadError | undefined> {
+  if (result.error?.code === 'READ_FAILED') return RadError.fromData(result.error)
+  try {
+    await confirmUnchanged(file, fingerprint, signal)
+    return undefined
+  } catch (e) {
+    if (e instanceof RadError && isFileChange(e)) return e
+    throw e
+  }
 }
 
 /** The walk's report merged with the record checks done beside it (when they were). */

@@ -32,6 +32,12 @@ export interface SessionState {
   /** performance.now() when the file was opened (the drop), and when indexing ended: "Took" is the difference. */
   openedAt: number
   finishedAt: number | undefined
+  /**
+   * Set at the first read that shows the file changed on disk after it was
+   * opened (FILE_CHANGED or READ_FAILED): the verdict is withdrawn and no
+   * decoded chunk is shown any more (issue 10 §2).
+   */
+  changed: RadError | undefined
 }
 
 function initialState(file: Blob & { name: string }): SessionState {
@@ -51,6 +57,7 @@ function initialState(file: Blob & { name: string }): SessionState {
     notices: [],
     openedAt: performance.now(),
     finishedAt: undefined,
+    changed: undefined,
   }
 }
 

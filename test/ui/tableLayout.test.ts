@@ -270,8 +270,9 @@ describe('the file scrollbar (scrollScale, barTopFor, contentTopFor)', () => {
             // records), or one as many rows away as a pixel of bar stands for.
             const row = rowPositionAt(back).row
             expect(Math.abs(row - rowPositionAt(contentTop).row)).toBeLessThanOrEqual(Math.ceil(rowsPerPx))
-            if (contentTop === file.rowOf(record) * ROW_HEIGHT)
-              {expect(rowPositionAt(contentTop).row).toBe(file.rowOf(record))}
+            if (contentTop === file.rowOf(record) * ROW_HEIGHT) {
+              expect(rowPositionAt(contentTop).row).toBe(file.rowOf(record))
+            }
           },
         ),
         { seed: 0x5c2011, numRuns: 100 },

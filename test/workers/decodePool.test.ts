@@ -7,6 +7,7 @@ import { RadError } from '../../src/rad/errors'
 import { decodeBatch, makeDecoder } from '../../src/workers/decodeBatch'
 import type { Decoder } from '../../src/workers/decodeBatch'
 import { DecodePool } from '../../src/workers/decodePool'
+import { confirmUnchanged } from '../../src/io/fileFingerprint'
 import type { ChunkRequest, DecodeApi } from '../../src/workers/protocol'
 import { chunkBuffers } from '../../src/workers/transfer'
 import { breakChunk, expected, file, plain, prelude, requests } from '../helpers/salmonChunks'
@@ -28,6 +29,10 @@ function channelWorker(hung = false): Worker {
       if (hung) await new Promise(() => undefined)
       const chunks = await decodeBatch(decoder, batch, convention, spare)
       return transfer(chunks, chunkBuffers(chunks))
+    },
+    recheck(fingerprint) {
+      if (!decoder) throw new Error('open first')
+      return confirmUnchanged(decoder.source, fingerprint)
     },
   }
   expose(api, port2 as unknown as Endpoint)

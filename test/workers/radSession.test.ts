@@ -7,6 +7,7 @@ import { transfer } from 'comlink'
 import type { Remote } from 'comlink'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BytesSource } from '../../src/io/byteSource'
+import { confirmUnchanged } from '../../src/io/fileFingerprint'
 import { RadSession } from '../../src/workers/client'
 import type { SessionState } from '../../src/workers/client'
 import { STALE_WANTS } from '../../src/workers/chunkSchedule'
@@ -61,6 +62,9 @@ function decodeWorker(batches: number[][]): Worker {
       batches.push(batch.map((r) => r.chunk))
       const chunks = await decodeBatch(decoder, batch, convention)
       return transfer(chunks, chunkBuffers(chunks))
+    },
+    recheck(fingerprint) {
+      return confirmUnchanged(new BytesSource(bytes), fingerprint)
     },
   }
   return channelWorker(api)
