@@ -23,7 +23,7 @@ export default defineConfig({
   plugins: [react(), devCsp()],
   worker: { format: 'es' },
   // The workers' dependencies: Vite's dev server finds them only once a worker starts, after the
-  // first page load, then optimizes them and reloads the page, losing a first click (issue 11).
+  // first page load, then optimizes them and reloads the page, losing a first click.
   optimizeDeps: { include: ['comlink', 'fzstd', 'lz4js', 'snappyjs', '@tanstack/react-virtual'] },
   // No source maps in the production build: they would double what users download for nothing
   // they use; `npm run dev` serves the sources with maps.

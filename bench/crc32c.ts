@@ -1,5 +1,5 @@
 /**
- * What verifying the `.sz` checksums costs (issue 10 §1): CRC-32C speed in
+ * What verifying the `.sz` checksums costs (docs/integrity.md): CRC-32C speed in
  * Node beside Snappy decompression of the same data, the work it rides on.
  * Run alone (it is not part of `npm run bench`): `npx tsx bench/crc32c.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * Benchmark inputs (issue 4), generated once into bench/data/ and reused:
+ * Benchmark inputs (bench/results.md), generated once into bench/data/ and reused:
  * - salmon-1g.rad, salmon-5g.rad: the chunks of a real salmon map.rad,
  *   repeated to 1 GiB / 5 GiB with num_chunks rewritten (salmon-like chunks:
  *   ~5000 reads, ~100 KB each);

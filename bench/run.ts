@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 4): generates its inputs, then measures, in one run
+ * `npm run bench` (bench/results.md): generates its inputs, then measures, in one run
  * and side by side, the browser's raw read limit, index throughput and the
  * index/raw ratio, time to first records, decode scaling over 1–3 workers,
  * memory, scrolling frame times and the CLI's validate speed. Writes
@@ -321,7 +321,7 @@ ${machine(r.version)}
 
 Raw = the same \`File\` read front to back with \`Blob.slice\` in one worker, at the best setting of
 the grid below (${String(r.grid.best[0] >> 20)} MiB blocks, ${String(r.grid.best[1])} in flight). Index = the app's index worker
-(prelude, first chunks, every chunk walked and every record checked, issue 5). First rows = from the file input's change
+(prelude, first chunks, every chunk walked and every record checked, docs/integrity.md). First rows = from the file input's change
 event to the first record row in the DOM, in the app. Computing = the share of the index time the
 worker spent walking and checking chunks, not waiting for reads (the rest: reading, start-up, messages).
 GB/s are 10^9 bytes per second.

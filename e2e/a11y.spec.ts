@@ -6,7 +6,7 @@ import { FIXTURES, SAMPLE, expectedOfFile, expectAccessible, fmt, must, recordRo
 import type { AxeExclusions } from './helpers'
 
 /**
- * Issue 11: axe-core finds no serious or critical violation on the landing page, on an open
+ * axe-core finds no serious or critical violation on the landing page, on an open
  * file, and on a damaged file; the record table is a treegrid a keyboard and a screen reader
  * can follow.
  */

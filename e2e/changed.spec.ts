@@ -6,7 +6,7 @@ import { SAMPLE, expectedOfFile, must, recordRow, tempDir, withBadReference, wri
 
 /**
  * A file that changes on disk after it was indexed is never called clean
- * (issue 10 §2). The page holds a real File from the file input; the test
+ * (docs/integrity.md). The page holds a real File from the file input; the test
  * changes the file behind it with node's fs, then scrolls to rows not yet
  * decoded: Chromium fails their reads, and the whole view must say so.
  */

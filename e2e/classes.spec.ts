@@ -7,7 +7,7 @@ import { loadZstd } from '../test/helpers/radWriter'
 import { expectPanel, integrityOf, recordRow, statValue, tempDir } from './helpers'
 
 /**
- * Every integrity class of issue 5, as the hand-made files the core's own
+ * Every integrity class (docs/integrity.md), as the hand-made files the core's own
  * tests use (test/helpers/integrityCases.ts), opened in the page: the banner
  * and the integrity panel say what the core says of the same bytes, and
  * everything the core indexed before a fault is browsable.

@@ -1,5 +1,5 @@
 /**
- * Issue 10, item 7: the file panel names the producer and the compatibility
+ * Compatibility (docs/integrity.md): the file panel names the producer and the compatibility
  * panel says which consumer versions read the file. Expected verdicts come from
  * the core run in Node on the same bytes (never hand-copied).
  */

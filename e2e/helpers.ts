@@ -324,7 +324,7 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 }
 
 /**
- * Asserts that axe finds no serious or critical violation on the page (issue 11), reusable for
+ * Asserts that axe finds no serious or critical violation on the page, reusable for
  * every view. Every violation is printed, minor ones and `excluded` rules too, so the report
  * stays complete while an excluded rule is fixed elsewhere.
  */

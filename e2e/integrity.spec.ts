@@ -21,7 +21,7 @@ import {
 } from './helpers'
 
 /**
- * Issue 5 in the browser: whatever is opened, the page says what it is and
+ * The integrity report (docs/integrity.md) in the browser: whatever is opened, the page says what it is and
  * what is wrong with it (error banner, integrity panel with chunk and byte
  * offset), keeps everything valid browsable, and saves the valid part of a
  * damaged file. Every expected value is the core's verdict on the same bytes.

@@ -7,7 +7,7 @@ import { radBytes, tag } from '../test/helpers/radWriter'
 import { FIXTURES, SAMPLE, dropFile, expectedOf, must, recordRow, tempDir, withBadReference } from './helpers'
 
 /**
- * Issue 5, "cannot be broken": everything from the file is text, the page
+ * "Cannot be broken" (docs/integrity.md): everything from the file is text, the page
  * sends nothing anywhere (a Content-Security-Policy keeps it so), and it says
  * that nothing is uploaded.
  */

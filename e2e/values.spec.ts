@@ -1,5 +1,5 @@
 /**
- * Issue 11, "Dark theme and readable values": placeholders, explained columns, reference labels,
+ * "Dark theme and readable values": placeholders, explained columns, reference labels,
  * copying a barcode, honest figures, the drop area, dropped folders and several files, non-RAD
  * files, and a cancel before the header. Expected values come from the core (src/rad/display.ts).
  */

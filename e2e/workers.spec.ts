@@ -5,7 +5,7 @@ import type { Page, Worker } from '@playwright/test'
 import { FIXTURES, SAMPLE, expectedOf, must, recordRow, statValue, tempDir, writeRepeatedSample } from './helpers'
 
 /**
- * Issue 5, "a worker that dies is replaced and the failure is reported":
+ * "A worker that dies is replaced and the failure is reported":
  * whether it crashes (an error event) or vanishes silently, the page says so
  * instead of waiting forever, and the next attempt gets a fresh worker.
  */

@@ -1,5 +1,5 @@
 /**
- * The in-browser half of `npm run bench` (issue 4). Runs the app's real
+ * The in-browser half of `npm run bench` (bench/results.md). Runs the app's real
  * workers (index.worker.ts, decode.worker.ts) on a File set through the
  * page's file input, and a plain reader for the browser's raw limit.
  */

@@ -205,7 +205,7 @@ export async function runView(file: ByteSource, out: Output, header: boolean): P
 
 const COPY_BLOCK = 16 << 20
 
-/** `salvage IN OUT`: writes the prelude and every intact chunk, num_chunks corrected (issue 5). */
+/** `salvage IN OUT`: writes the prelude and every intact chunk, num_chunks corrected (docs/integrity.md). */
 export async function runSalvage(file: ByteSource, outPath: string, out: Output): Promise<number> {
   const { source, prelude } = await openRad(file)
   const scan = await checkAll(source, prelude)

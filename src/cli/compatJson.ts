@@ -1,7 +1,7 @@
 import type { CompatibilityReport } from '../rad/compatibility'
 import { CONSUMER_SOURCES } from '../rad/consumers'
 
-/** The `producer` and `compatibility` keys of `info` (issue 10, item 7), snake_case like the rest. */
+/** The `producer` and `compatibility` keys of `info` (docs/integrity.md), snake_case like the rest. */
 export function compatibilityJson(report: CompatibilityReport): Record<string, unknown> {
   const { producer } = report
   return {

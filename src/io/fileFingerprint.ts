@@ -33,7 +33,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
- * The cheap re-check before a verdict is given (issue 10 §2): reads both ends
+ * The cheap re-check before a verdict is given (docs/integrity.md): reads both ends
  * again and compares them and the size with the fingerprint. Throws
  * FILE_CHANGED when anything differs or the file can no longer be read (a
  * browser fails reads of a File changed on disk, READ_FAILED).

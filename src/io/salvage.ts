@@ -5,7 +5,7 @@ import type { NbytesConvention, Prelude } from '../rad/types'
 import type { ByteSource } from './byteSource'
 
 /**
- * What "save the valid part" writes (issue 5): the prelude with `num_chunks`
+ * What "save the valid part" writes (docs/integrity.md): the prelude with `num_chunks`
  * set to the number of chunks kept, then every intact chunk, byte for byte.
  * Ranges are positions in the source, so a browser can assemble the file from
  * `Blob.slice`s without reading it, and the CLI can stream it.

@@ -25,7 +25,7 @@ export interface ArrivedBlock {
 
 /**
  * Reads a source front to back in fixed blocks with several reads in flight
- * (issue 4: Blob reads reach ~1 GB/s only with large blocks and more than one
+ * (bench/results.md: Blob reads reach ~1 GB/s only with large blocks and more than one
  * outstanding), and hands out byte ranges that only move forward. A range
  * inside one block is a view; one that straddles blocks is copied (at most a
  * chunk). Blocks start small (1 MiB, so the first chunks arrive fast and a file

@@ -2,7 +2,7 @@
  * Lets the thread's other tasks run, then resumes (a macrotask, not a
  * microtask). In a browser worker a Blob read's bytes are taken in by tasks
  * on the reading thread itself, so a walk that computes without pause stalls
- * its own reads in flight. Measured in this machine's Chromium (issue 4,
+ * its own reads in flight. Measured in this machine's Chromium (bench/results.md,
  * bench/page/raw.worker.ts spinProbe: 3 reads of 32 MiB, 200 ms of work):
  * with no yield the reads still needed ~150 ms after the work; yielding
  * through a MessageChannel every 0.25–2 ms, 0 ms. `scheduler.yield()` does

@@ -9,7 +9,7 @@ import { TYPE_ID } from './types'
 import type { Prelude, TagDesc } from './types'
 
 /**
- * "Will the next tool accept this file?" (issue 10, item 7): each consumer
+ * "Will the next tool accept this file?" (docs/integrity.md): each consumer
  * version range of the table in consumers.ts against what this file needs.
  */
 export type Verdict = 'reads' | 'fails' | 'unknown' | 'not-applicable'

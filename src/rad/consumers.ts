@@ -4,7 +4,7 @@ import { TYPE_ID } from './types'
 /**
  * What each consumer version range reads, as far as public release notes and
  * source say. Every `'unknown'` below is a fact we looked for and did not find:
- * the verdict reports it as unknown rather than guessing (issue 10, item 7).
+ * the verdict reports it as unknown rather than guessing (docs/integrity.md).
  *
  * Sources, cited by key in each row (all COMBINE-lab repositories unless named):
  * - SIMPLEAF_0_31: simpleaf v0.31.0 release notes — "piscem 0.24.0 (piscem-rs 0.11)

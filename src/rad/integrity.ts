@@ -1,7 +1,7 @@
 import type { FilePart, RadError, RadErrorCode } from './errors'
 
 /**
- * The integrity report (issue 5): every problem a scan finds, classified,
+ * The integrity report (docs/integrity.md): every problem a scan finds, classified,
  * with the chunk and absolute byte offset involved.
  */
 export type IssueKind =

@@ -9,7 +9,7 @@ import { TYPE_ID } from './types'
 import type { Prelude, TagDesc } from './types'
 
 /**
- * The integrity pass over a chunk's records (issue 5 "corrupt chunk"), done
+ * The integrity pass over a chunk's records (docs/integrity.md), done
  * in place on the bytes without building columns: the records must fill the
  * payload exactly, every reference id must be < ref_count, and no 2-bit
  * barcode/UMI may have bits above its declared nucleotide length (§7.8).

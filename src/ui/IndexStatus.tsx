@@ -3,7 +3,7 @@ import { fmtBytes, fmtCount, fmtDuration, fmtPercent, fmtRate } from './format'
 
 /**
  * A rate means something only over enough bytes and time: below these a figure is mostly worker
- * start-up and timer resolution ("2.25 GB/s" for a file that took 0.88 s to show, issue 11).
+ * start-up and timer resolution ("2.25 GB/s" for a file that took 0.88 s to show).
  */
 const RATE_MIN_BYTES = 50_000_000
 const RATE_MIN_SECONDS = 0.2

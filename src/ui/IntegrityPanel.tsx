@@ -56,7 +56,7 @@ const STATUS_LABELS: Record<PanelStatus, string> = {
 }
 
 export function panelStatus(state: SessionState): PanelStatus {
-  // A verdict about bytes that are no longer on disk says nothing (issue 10 §2): the banner explains.
+  // A verdict about bytes that are no longer on disk says nothing (docs/integrity.md): the banner explains.
   if (state.changed) return 'changed'
   if (state.summary) return state.summary.status
   if (state.phase === 'opening' || state.phase === 'indexing') return 'checking'
@@ -202,7 +202,7 @@ interface Props {
 }
 
 /**
- * The integrity report (issue 5): a verdict, then every problem in plain
+ * The integrity report (docs/integrity.md): a verdict, then every problem in plain
  * words with its chunk and absolute byte offset. A problem tied to a chunk
  * links to it in the record table; a damaged file offers its valid part as
  * a download.

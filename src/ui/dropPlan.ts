@@ -1,5 +1,5 @@
 /**
- * What to do with a drop of several files or a folder (issue 11): which RAD files to offer, which
+ * What to do with a drop of several files or a folder: which RAD files to offer, which
  * one to open, and which sidecar JSON files salmon/piscem/alevin-fry wrote beside them
  * (RAD-FORMAT.md §8). DOM-free, so it is unit-tested; dropEntries.ts reads the drop itself.
  */

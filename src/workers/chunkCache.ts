@@ -56,7 +56,7 @@ export class ChunkCache {
   }
 
   /**
-   * The file changed on disk (issue 10 §2): decoded chunks describe bytes that
+   * The file changed on disk (docs/integrity.md): decoded chunks describe bytes that
    * are gone, so none is shown as current any more; every chunk reports
    * `error` instead, and loads fail with it.
    */

@@ -155,7 +155,7 @@ export class RadSession {
   }
 
   /**
-   * The file changed on disk after it was opened (issue 10 §2): one state for
+   * The file changed on disk after it was opened (docs/integrity.md): one state for
    * the whole view. The verdict is withdrawn (SessionState.changed), decoded
    * chunks are stale and dropped, queued decodes and the index walk stop.
    * There is no stored index or sidecar to drop: the index lives in this
@@ -225,7 +225,7 @@ export class RadSession {
    * The user is scrolling: pause the index walk for a moment, so the page's
    * frames get the CPU. On 2 cores the walk and the browser's reads for it
    * take about one core, and the table missed 10–15% of its frames while
-   * indexing (issue 4). The walk resumes HOLD_MS after the last scroll event;
+   * indexing (bench/results.md). The walk resumes HOLD_MS after the last scroll event;
    * at most one message per HOLD_EVERY_MS.
    */
   holdIndex(): void {

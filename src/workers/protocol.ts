@@ -23,7 +23,7 @@ export interface OpenedFile {
   fileSize: number
   /** Size of the RAD stream (differs from fileSize for .sz). */
   sourceSize: number
-  /** The file's size and the bytes at both ends when it was opened: the page re-checks them (issue 10 §2). */
+  /** The file's size and the bytes at both ends when it was opened: the page re-checks them (docs/integrity.md). */
   fingerprint: FileFingerprint
 }
 
@@ -40,7 +40,7 @@ export interface ScanEvents {
 }
 
 /**
- * "Save the valid part" (issue 5), planned by the index worker (io/salvage.ts):
+ * "Save the valid part" (docs/integrity.md), planned by the index worker (io/salvage.ts):
  * the page writes `head` followed by `file.slice(start, end)` for each range,
  * so it builds the download without reading a byte of the file.
  */
@@ -69,7 +69,7 @@ export interface ScanSummary {
   warnings: string[]
   cancelled: boolean
   elapsedMs: number
-  /** Where the chunk walk's time went, when it ran (issue 4's benchmark reports it). */
+  /** Where the chunk walk's time went, when it ran (bench/results.md reports it). */
   timing?: ScanTiming
   /**
    * Compressed files: milliseconds from the start until every chunk was
@@ -99,7 +99,7 @@ export interface IndexApi {
   /**
    * Pauses scan `jobId`'s walk for the next `ms` (at most 1 s): the page asks
    * while the user scrolls, so its frames get the CPU on a machine with few
-   * cores (issue 4). Later calls extend or shorten the pause.
+   * cores (bench/results.md). Later calls extend or shorten the pause.
    */
   holdFor(jobId: number, ms: number): void
   /** Answers at once: the page's heartbeat, to notice a worker that died without an error event. */

@@ -1,10 +1,10 @@
 /**
- * The integrity pass over every record (issue 5), run beside the index walk
+ * The integrity pass over every record (docs/integrity.md), run beside the index walk
  * rather than inside it: the index worker copies each chunk's bytes into a
  * batch (memcpy, ~10× faster than the Blob read that brought them) and
  * transfers full batches to a checker worker, which runs the in-place checks
  * (src/rad/valueChecks.ts) on the second core. Checking inside the index
- * worker instead cut the index to ~0.6 of the browser's read speed (issue 4).
+ * worker instead cut the index to ~0.6 of the browser's read speed (bench/results.md).
  */
 import { CHUNK_HEADER_BYTES, recordLayout } from '../rad/chunk'
 import { chunkPayload } from '../rad/decodeChunk'

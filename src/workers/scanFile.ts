@@ -128,7 +128,7 @@ async function salvageOffer(opened: OpenedRad, found: Findings): Promise<Salvage
  * The index worker's body (ARCHITECTURE §5.3), free of Comlink so it can run
  * anywhere: reads the prelude and reports it, sends the first screen of
  * decoded records (readFirstChunks), then walks and checks every chunk
- * (issue 5's integrity pass: scanChunks with a check plan), streaming index
+ * (the integrity pass, docs/integrity.md: scanChunks with a check plan), streaming index
  * slices and ~10 Hz progress to `sink`. Every problem with the file ends up
  * in the summary's integrity report — a prelude that cannot be read
  * included — with every good chunk before a stopping fault already
@@ -138,7 +138,7 @@ async function salvageOffer(opened: OpenedRad, found: Findings): Promise<Salvage
 export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptions = {}): Promise<ScanSummary> {
   const { signal } = opts
   const started = Date.now()
-  // scanChunks streams big blocks with several reads in flight itself (issue 4).
+  // scanChunks streams big blocks with several reads in flight itself (bench/results.md).
   const pending: unknown[] = []
   let opened: OpenedRad
   try {
@@ -151,7 +151,7 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
   let beside: ChecksBeside | undefined
   try {
     const { source, prelude } = opened
-    // What the file looked like, to confirm before the verdict that it is still the file read (issue 10 §2).
+    // What the file looked like, to confirm before the verdict that it is still the file read (docs/integrity.md).
     const fingerprint = await takeFingerprint(file, signal)
     pending.push(
       sink.opened({

@@ -35,7 +35,7 @@ export interface SessionState {
   /**
    * Set at the first read that shows the file changed on disk after it was
    * opened (FILE_CHANGED or READ_FAILED): the verdict is withdrawn and no
-   * decoded chunk is shown any more (issue 10 §2).
+   * decoded chunk is shown any more (docs/integrity.md).
    */
   changed: RadError | undefined
 }

@@ -1,5 +1,5 @@
 /**
- * Declared lengths the tag's type cannot hold (issue 10 §3): `ulen` = 65,535
+ * Declared lengths the tag's type cannot hold (docs/integrity.md): `ulen` = 65,535
  * with a u32 UMI made `view` build 65,535-base UMIs until it died with a
  * stack trace. Each is a warning at the byte that declares it; display,
  * `view` and `dump` decode what the type holds; no command prints a stack

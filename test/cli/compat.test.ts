@@ -1,4 +1,4 @@
-/** `info` names the producer and which consumer versions read the file (issue 10, item 7). */
+/** `info` names the producer and which consumer versions read the file (docs/integrity.md). */
 import { afterAll, describe, expect, it } from 'vitest'
 import { piscemScRnaV2 } from '../helpers/assays'
 import { runCli, tempDir } from '../helpers/cli'

@@ -1,5 +1,5 @@
 /**
- * `validate`'s exit status, as `gzip -t` has it (issue 10 §4): 0 only for a
+ * `validate`'s exit status, as `gzip -t` has it (docs/integrity.md): 0 only for a
  * clean file, 1 for errors, 2 for a file that reads but deviates from what it
  * declares. Notes about a well-formed file keep 0. `info` says the same.
  */

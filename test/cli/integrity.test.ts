@@ -1,5 +1,5 @@
 /**
- * Issue 5's integrity report from the command line: `node bin/rad.mjs info FILE`
+ * The integrity report (docs/integrity.md) from the command line: `node bin/rad.mjs info FILE`
  * prints `integrity` and `issues` for every class of damage, held to the same
  * table as the in-process test (test/io/integrity.test.ts) — the files whose
  * prelude cannot be read included (integrity "unreadable").

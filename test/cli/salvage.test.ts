@@ -1,5 +1,5 @@
 /**
- * `node bin/rad.mjs salvage IN OUT` (issue 5): writes exactly the file
+ * `node bin/rad.mjs salvage IN OUT` (docs/integrity.md): writes exactly the file
  * planSalvage describes, and `rad validate OUT` accepts it (exit 0).
  */
 import { readFileSync } from 'node:fs'

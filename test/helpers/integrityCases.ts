@@ -1,5 +1,5 @@
 /**
- * The integrity classes of issue 5 as hand-made files (the test writer), each
+ * The integrity classes (docs/integrity.md) as hand-made files (the test writer), each
  * with the report a reader must give: the status, the chunks still indexed,
  * and every issue with its kind, severity, chunk, part and absolute byte
  * offset. Shared by the in-process test (scanChunks with a check plan) and the
@@ -642,7 +642,7 @@ export function integrityCases(): IntegrityCase[] {
     })
   }
 
-  // -- a .sz frame whose stored CRC-32C does not match its data (issue 10 §1)
+  // -- a .sz frame whose stored CRC-32C does not match its data (docs/integrity.md)
   {
     const frameSize = 16
     const frame = Math.floor(chunkAt(clean, K).offset / frameSize)
@@ -671,7 +671,7 @@ export function integrityCases(): IntegrityCase[] {
     })
   }
 
-  // -- a declared length its tag's type cannot hold (issue 10 §3)
+  // -- a declared length its tag's type cannot hold (docs/integrity.md)
   {
     const b = buildRad({ ...spec, fileValues: { cblen: 16, ulen: 40 } })
     cases.push({

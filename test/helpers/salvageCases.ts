@@ -1,5 +1,5 @@
 /**
- * Damaged files for "save the valid part" (issue 5), with the chunks a
+ * Damaged files for "save the valid part" (docs/integrity.md), with the chunks a
  * salvage must keep, and an in-process salvage (planSalvage, assembled the way
  * the CLI and the viewer do) to compare with. Shared by test/io/salvage.test.ts
  * and test/cli/salvage.test.ts.

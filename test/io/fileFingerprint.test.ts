@@ -13,7 +13,7 @@ const bytes = radBytes(
   ),
 )
 
-describe('takeFingerprint / confirmUnchanged (issue 10 §2)', () => {
+describe('takeFingerprint / confirmUnchanged (docs/integrity.md)', () => {
   it('keeps the size and FINGERPRINT_BYTES at each end; an unchanged file passes', async () => {
     expect(bytes.length).toBeGreaterThan(3 * FINGERPRINT_BYTES)
     const file = new ChangingFile(bytes, { failReads: false })

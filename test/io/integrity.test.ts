@@ -1,5 +1,5 @@
 /**
- * Issue 5's integrity report, in process: every class of damage, made by hand
+ * The integrity report (docs/integrity.md), in process: every class of damage, made by hand
  * with the test writer, is told apart by scanChunks with a check plan (or by
  * openRad, when the prelude cannot be read), with its kind, severity, chunk,
  * part and absolute byte offset. test/cli/integrity.test.ts holds `rad info`

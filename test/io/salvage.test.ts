@@ -1,5 +1,5 @@
 /**
- * "Save the valid part" (issue 5) in process: planSalvage on damaged files
+ * "Save the valid part" (docs/integrity.md) in process: planSalvage on damaged files
  * keeps the prelude and every intact chunk byte for byte, drops the damaged
  * ones, corrects num_chunks, and the result reads clean.
  */

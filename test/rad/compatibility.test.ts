@@ -1,4 +1,4 @@
-/** Producer guess and consumer verdicts (issue 10, item 7) on real salmon files and writer-built assays. */
+/** Producer guess and consumer verdicts (docs/integrity.md) on real salmon files and writer-built assays. */
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { assessCompatibility } from '../../src/rad/compatibility'

@@ -1,5 +1,5 @@
 /**
- * "Cannot be broken" (issue 5), property-based: valid files of every shape the
+ * "Cannot be broken" (docs/integrity.md), property-based: valid files of every shape the
  * test writer makes (assays, random tag types, chunk counts, codecs, nbytes
  * conventions, v2 prefixes, Snappy containers), then random mutations (byte
  * flips, insertions, deletions, truncations, u32/u64 fields overwritten at the

@@ -1,6 +1,6 @@
 /**
  * A file that changes on disk after it was opened is never called clean
- * (issue 10 §2): the index worker's scan (scanFile) and the session, in Node,
+ * (docs/integrity.md): the index worker's scan (scanFile) and the session, in Node,
  * with the workers on MessageChannels and the file a ChangingFile.
  */
 import { transfer } from 'comlink'
