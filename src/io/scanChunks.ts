@@ -102,6 +102,8 @@ export interface ScanResult {
   damagedChunks: number[]
   /** The messages of the issues that are not errors. */
   warnings: string[]
+  /** True when `signal` stopped the scan: what it found before is kept; the rest was not read. */
+  cancelled: boolean
 }
 
 /** §4.2: decide the nbytes convention from chunk 0. */
@@ -132,6 +134,8 @@ export async function scanChunks(
   try {
     await scan.run()
   } catch (e) {
+    // Cancelled: the issues found so far are kept (issue 10 §6), marked as not covering the whole file.
+    if (opts.signal?.aborted) return { ...scan.result(), cancelled: true }
     if (!(e instanceof RadError)) throw e
     scan.fail(e)
   }
@@ -360,6 +364,7 @@ class ChunkScan {
       issues,
       damagedChunks: this.issues.damagedChunks,
       warnings: issues.filter((i) => i.severity !== 'error').map((i) => i.message),
+      cancelled: false,
     }
   }
 }

@@ -91,6 +91,21 @@ function changed(e: RadError, started: number, result?: ScanResult): ScanSummary
   return { ...summary, chunks: result.index.count, records: result.records, convention: result.convention }
 }
 
+/** Cancelled during the walk: the issues found before the Cancel are kept (issue 10 §6); no verdict. */
+function cancelledWith(found: Findings, started: number): ScanSummary {
+  const { result } = found
+  return {
+    ...cancelled(started),
+    chunks: result.index.count,
+    records: result.records,
+    convention: result.convention,
+    endOffset: result.endOffset,
+    issues: found.issues,
+    damagedChunks: found.damagedChunks,
+    warnings: found.issues.filter((i) => i.severity !== 'error').map((i) => i.message),
+  }
+}
+
 /** The file could not be opened as RAD at all (not RAD, empty, cut inside the prelude…). */
 function unreadable(e: RadError, started: number): ScanSummary {
   const issue = issueFromError(e)
@@ -195,6 +210,10 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
       onProgress,
     })
     const found = await findings(result, beside)
+    if (result.cancelled) {
+      await Promise.all(pending)
+      return cancelledWith(found, started)
+    }
     const change = await changeSinceOpened(file, fingerprint, result, signal)
     if (change) {
       await Promise.all(pending)
