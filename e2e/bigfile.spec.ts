@@ -164,7 +164,15 @@ test('the scrollbar stands for the whole file: its bottom shows the last record,
   await dragTo(0.5)
   await expect(recordRow(page, middle)).toBeInViewport()
   await expect(recordRow(page, middle)).toContainText(must(recordAt(middle).umi))
-  await expect(summary).toContainText(fmt(middle - 5))
+  // The footer's range holds the middle record (where it starts depends on the view's height).
+  await expect
+    .poll(async () => {
+      const [from, to] = (must(await summary.textContent()).match(/[\d,]+/g) ?? []).map((n) =>
+        Number(n.replace(/,/g, '')),
+      )
+      return from !== undefined && to !== undefined && from <= middle && middle <= to
+    })
+    .toBe(true)
 
   await dragTo(0)
   await expect(recordRow(page, 0)).toBeInViewport()

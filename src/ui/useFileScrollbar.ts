@@ -31,7 +31,10 @@ export function useFileScrollbar(table: TableWindow, records: number, viewHeight
     const bar = ref.current
     const top = table.contentTop()
     if (!bar || top === undefined) return
-    const barTop = barTopFor(top, scale, bar.clientHeight)
+    // The bar is as tall as the table's scroller beside it: its clientHeight is the view that is
+    // scrolled (the virtualizer's scrollRect can differ by the sticky header, which left the last
+    // row hidden below the view at the bar's bottom).
+    const barTop = barTopFor(top, scrollScale(table.fileRows, bar.clientHeight))
     // Within a pixel: the table's own echo of a bar move (rounded to whole pixels on the way).
     if (Math.abs(barTop - target.current) <= 1) return
     target.current = barTop
@@ -42,7 +45,9 @@ export function useFileScrollbar(table: TableWindow, records: number, viewHeight
     const bar = ref.current
     if (!bar || Math.abs(bar.scrollTop - target.current) <= 1) return
     target.current = bar.scrollTop
-    table.seek(contentTopFor(bar.scrollTop, scale, bar.clientHeight))
+    // At the bar's bottom, the file's last record is at the table's bottom, whatever the rounding.
+    if (records > 0 && bar.scrollTop >= bar.scrollHeight - bar.clientHeight - 1) table.show(records - 1, 'end')
+    else table.seek(contentTopFor(bar.scrollTop, scrollScale(table.fileRows, bar.clientHeight)))
   }
 
   // The bar's height changes with the rows (indexing, an expanded record) and the view: put it back in step.
