@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium'
+import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_BASE, E2E_PORT } from './e2e/chromium'
 
 /** Browser tests drive Debian's Chromium against the production build (`vite preview`). */
 
@@ -12,14 +12,14 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: [['list']],
   use: {
-    baseURL: 'http://127.0.0.1:4317',
+    baseURL: E2E_BASE,
     trace: 'retain-on-failure',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
-    command: 'npx vite preview --host 127.0.0.1 --port 4317 --strictPort',
-    url: 'http://127.0.0.1:4317',
+    command: `npx vite preview --host 127.0.0.1 --port ${E2E_PORT} --strictPort`,
+    url: E2E_BASE,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
   },

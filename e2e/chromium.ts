@@ -14,3 +14,7 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ]
+
+/** The port `vite preview` serves the build on for browser tests; E2E_PORT lets parallel checkouts run side by side. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4317)
+export const E2E_BASE = `http://127.0.0.1:${E2E_PORT}`

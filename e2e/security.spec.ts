@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test'
 import type { Page, Request } from '@playwright/test'
 import { salmonScRna } from '../test/helpers/assays'
 import { radBytes, tag } from '../test/helpers/radWriter'
+import { E2E_BASE as BASE, E2E_PORT } from './chromium'
 import { FIXTURES, SAMPLE, dropFile, expectedOf, must, recordRow, tempDir, withBadReference } from './helpers'
 
 /**
@@ -11,7 +12,6 @@ import { FIXTURES, SAMPLE, dropFile, expectedOf, must, recordRow, tempDir, withB
  * sends nothing anywhere (a Content-Security-Policy keeps it so), and it says
  * that nothing is uploaded.
  */
-const BASE = 'http://127.0.0.1:4317'
 const V3 = `${FIXTURES}/rad-chromium-v3-small.rad`
 const XSS = '<img src=x onerror="window.__xss=1">'
 const XSS_TAG = '<b onmouseover="window.__xss=2">note</b>'
@@ -126,10 +126,10 @@ test('the production build works under its Content-Security-Policy, which blocks
   expect(violations).toEqual([])
 
   // Anything else is refused: another host, an inline script, a blob: worker.
-  const blocked = await page.evaluate(async () => {
+  const blocked = await page.evaluate(async (port) => {
     const out: string[] = []
     try {
-      await fetch('http://127.0.0.2:4317/x', { method: 'POST', body: 'data' })
+      await fetch(`http://127.0.0.2:${port}/x`, { method: 'POST', body: 'data' })
       out.push('fetch went out')
     } catch {
       out.push('fetch blocked')
@@ -146,7 +146,7 @@ test('the production build works under its Content-Security-Policy, which blocks
     }
     await new Promise((r) => setTimeout(r, 200))
     return out
-  })
+  }, E2E_PORT)
   expect(blocked.slice(0, 2)).toEqual(['fetch blocked', 'inline blocked'])
   const seen = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)
   expect(seen.some((v) => v.startsWith('connect-src') && v.includes('127.0.0.2'))).toBe(true)
