@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
+import { buildRad, tag } from '../test/helpers/radWriter'
 import { FIXTURES, expectedOf, expectedOfFile, fmt, must, recordRow, statValue, tempDir } from './helpers'
 
 let tmp: ReturnType<typeof tempDir>
@@ -75,4 +76,36 @@ test('an empty file says so', async ({ page }) => {
   await page.getByTestId('file-input').setInputFiles(path)
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'error')
   await expect(page.getByTestId('error-banner')).toContainText('empty')
+})
+
+test('a newer chunk codec: the header and every chunk are shown, each chunk says it cannot be decoded', async ({
+  page,
+}) => {
+  const { bytes } = buildRad({
+    fileTags: [tag('chunk_codec', 'u8')],
+    fileValues: [9],
+    readTags: [tag('b', 'u32')],
+    alnTags: [],
+    chunks: [0, 1, 2, 3].map((k) => ({
+      records: [
+        { read: [k], alns: [] },
+        { read: [k + 10], alns: [] },
+      ],
+    })),
+  })
+  const path = join(tmp.dir, 'newer-codec.rad')
+  writeFileSync(path, bytes)
+
+  await page.goto('/')
+  await page.getByTestId('file-input').setInputFiles(path)
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
+  await expect(page.getByTestId('file-codec')).toContainText('unknown')
+  expect(await statValue(page, 'chunks')).toBe(4)
+  expect(await statValue(page, 'records')).toBe(8)
+  await expect(page.getByTestId('integrity-panel')).toHaveAttribute('data-status', 'damaged')
+  await expect(page.locator('[data-testid="integrity-issue"][data-kind="unknown-codec"]')).toContainText(
+    'chunk_codec" is 9',
+  )
+  await expect(recordRow(page, 0)).toContainText('chunk 0 could not be decoded')
+  await expect(recordRow(page, 0)).toContainText('codec this reader does not know')
 })

@@ -1,5 +1,6 @@
 import { chunkSpan } from '../rad/chunk'
 import type { ChunkIndex } from '../rad/chunkIndex'
+import { RadError } from '../rad/errors'
 import type { IntegrityIssue } from '../rad/integrity'
 import type { NbytesConvention, Prelude } from '../rad/types'
 import type { ByteSource } from './byteSource'
@@ -42,6 +43,14 @@ export async function planSalvage(
    */
   damaged: Iterable<number> = [],
 ): Promise<SalvagePlan> {
+  if (prelude.codec === 'unknown') {
+    // The fault is in every chunk alike (§6): dropping chunks cannot make the file readable.
+    throw new RadError(
+      'BAD_CODEC',
+      'nothing to salvage: the chunks use a codec this reader does not know, so no chunk can be checked or kept as intact',
+      prelude.firstChunkOffset,
+    )
+  }
   const bad = damagedChunks(issues, damaged)
   const ranges: [number, number][] = []
   const droppedChunks: number[] = []

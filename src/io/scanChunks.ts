@@ -19,6 +19,7 @@ import type { RadErrorData } from '../rad/errors'
 import { isChunkLocal, issueFromError } from '../rad/integrity'
 import type { IntegrityIssue } from '../rad/integrity'
 import { ScanIssues, afterChunksIssue, fileIssues } from '../rad/scanIssues'
+import { looksLikeRadStart } from '../rad/prelude'
 import type { NbytesConvention, Prelude } from '../rad/types'
 import { checkChunk } from '../rad/valueChecks'
 import type { CheckPlan } from '../rad/valueChecks'
@@ -182,12 +183,14 @@ class ChunkScan {
     source: ByteSource,
     prelude: Prelude,
     convention: NbytesConvention,
-    opts: ScanChunksOptions,
+    given: ScanChunksOptions,
     pace: ScanPace,
   ) {
     this.source = source
     this.prelude = prelude
     this.convention = convention
+    // An unknown codec (§6) leaves the records unreadable: the chunk table is mapped from headers alone.
+    const opts = prelude.codec === 'unknown' ? { ...given, check: undefined } : given
     this.opts = opts
     this.pace = pace
     this.pos = prelude.firstChunkOffset
@@ -225,6 +228,7 @@ class ChunkScan {
       const at = pos - held.start
       const nbytes = u32le(held.bytes, at)
       const nrec = u32le(held.bytes, at + 4)
+      if (this.secondFileAt(held.bytes.subarray(at, at + 8))) return
       const span = checkChunkHeader(this.bounds, k, pos, nbytes, nrec)
       const verdict = this.needBytes
         ? this.visit(this.inHand(held, at, span) ?? (await this.readChunk(span)))
@@ -241,7 +245,24 @@ class ChunkScan {
     }
     if (this.prelude.numChunks > 0 && this.pos < this.source.size) {
       const head = await this.source.read(this.pos, 8, this.opts.signal) // afterChunksIssue looks at 8 bytes
-      this.issues.add(afterChunksIssue(head, this.pos, this.source.size, this.index.count))
+      this.issues.add(afterChunksIssue(head, this.pos, this.source.size, this.index.count, true))
+    }
+  }
+
+  /**
+   * With num_chunks 0 (§1.4) chunks are read to the end of the file, so a
+   * second file joined on would be read as chunks: a header that fails its
+   * checks where a prelude seems to start is the end of this file instead
+   * (listed as a concatenation). A header that passes is a chunk.
+   */
+  private secondFileAt(head: Uint8Array): boolean {
+    if (this.prelude.numChunks !== 0 || this.k === 0 || !looksLikeRadStart(head)) return false
+    try {
+      checkChunkHeader(this.bounds, this.k, this.pos, u32le(head, 0), u32le(head, 4))
+      return false
+    } catch {
+      this.issues.add(afterChunksIssue(head, this.pos, this.source.size, this.index.count, false))
+      return true
     }
   }
 

@@ -210,5 +210,12 @@ export function decompressChunk(codec: Codec, payload: Uint8Array, chunk: number
       return decodeLz4(payload, chunk, offset)
     case 'zstd':
       return decodeZstd(payload, chunk, offset)
+    case 'unknown':
+      throw new RadError(
+        'BAD_CODEC',
+        `chunk ${fmtInt(chunk)} at byte ${fmtInt(offset)} is compressed with a codec this reader does not know (file tag chunk_codec, RAD-FORMAT.md §6); its records cannot be decoded`,
+        offset,
+        chunk,
+      )
   }
 }

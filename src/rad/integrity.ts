@@ -18,6 +18,7 @@ export type IssueKind =
   | 'checksum-mismatch'
   | 'declared-length'
   | 'unknown-codec'
+  | 'ext-less-prefix'
   | 'payload-only-nbytes'
   | 'note'
 

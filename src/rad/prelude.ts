@@ -1,3 +1,4 @@
+import { u32le } from './chunk'
 import { Cursor, NeedMoreBytes } from './cursor'
 import { RadError, fmtInt, truncatedError } from './errors'
 import { SNAPPY_STREAM_ID, sniffForeignFormat } from './sniff'
@@ -26,8 +27,12 @@ export function looksLikeRadStart(head: Uint8Array): boolean {
   return (paired === 0 || paired === 1) && head[5] === 0 && head[6] === 0 && head[7] === 0 && head[1]! + head[2]! > 0
 }
 
-/** §1.1–1.2: legacy vs versioned; returns [major, minor, extLen]. */
-function readVersion(cur: Cursor): [number, number, number] {
+/** The note on a file read with the early v2 prefix (§1.2): scanIssues lists it as a warning. */
+export const EXT_LESS_NOTE =
+  'the v2 prefix has no 4-byte ext_len: read as the early layout of RAD-FORMAT.md §1.2 (magic, major, minor, then the header at byte 10), because the current layout did not parse'
+
+/** §1.1–1.2: legacy vs versioned; returns [major, minor, extLen]. `extLess`: the early prefix, without ext_len. */
+function readVersion(cur: Cursor, extLess: boolean): [number, number, number] {
   if (cur.fileSize === 0) {
     throw new RadError(
       'TRUNCATED',
@@ -68,6 +73,7 @@ function readVersion(cur: Cursor): [number, number, number] {
         8,
       )
     }
+    if (extLess) return [major, minor, 0]
     const extLen = cur.u32()
     cur.context = 'the version extension block'
     cur.skip(extLen)
@@ -143,11 +149,7 @@ function codecOf(fileTags: readonly TagDesc[], values: readonly TagValue[], valu
   if (id === 0) return 'none'
   if (id === 1) return 'lz4'
   if (id === 2) return 'zstd'
-  throw new RadError(
-    'BAD_CODEC',
-    `file tag "chunk_codec" is ${String(id)}; known codecs are 0 (none), 1 (lz4) and 2 (zstd) — the file needs a newer reader`,
-    valuesOffset,
-  )
+  return 'unknown' // unknownCodecIssue explains; the chunk table still reads
 }
 
 /**
@@ -157,15 +159,41 @@ function codecOf(fileTags: readonly TagDesc[], values: readonly TagValue[], valu
  */
 export function parsePrelude(bytes: Uint8Array, fileSize: number): Prelude {
   try {
-    return parsePreludeParts(new Cursor(bytes, 0, fileSize))
+    return parsePreludeParts(new Cursor(bytes, 0, fileSize), false)
   } catch (e) {
-    throw e instanceof RadError ? e.inPart('prelude') : e
+    if (!(e instanceof RadError)) throw e // NeedMoreBytes: the caller reads more and asks again
+    const early = mayBeExtLess(bytes) ? parseExtLess(bytes, fileSize) : undefined
+    if (early) return early
+    throw e.inPart('prelude')
   }
 }
 
-function parsePreludeParts(cur: Cursor): Prelude {
+/**
+ * §1.2 (UNCONFIRMED history): an early design had no ext_len after the
+ * version. When the current layout fails, the file is read once more that
+ * way, and kept only if that parses; the file is then flagged (EXT_LESS_NOTE).
+ */
+function mayBeExtLess(bytes: Uint8Array): boolean {
+  // Every current writer's ext_len is 0; in the early layout those 4 bytes are the paired
+  // flag (0/1) and ref_count's low bytes, non-zero for a file with references.
+  const extLen = bytes.length >= 14 ? u32le(bytes, 10) : 0
+  return hasRadMagic(bytes) && extLen !== 0 && (bytes[10] ?? 2) <= 1
+}
+
+function parseExtLess(bytes: Uint8Array, fileSize: number): Prelude | undefined {
+  try {
+    const prelude = parsePreludeParts(new Cursor(bytes, 0, fileSize), true)
+    prelude.warnings.unshift(EXT_LESS_NOTE)
+    return prelude
+  } catch (e) {
+    if (e instanceof RadError) return undefined
+    throw e
+  }
+}
+
+function parsePreludeParts(cur: Cursor, extLess: boolean): Prelude {
   const warnings: string[] = []
-  const [major, minor, extLen] = readVersion(cur)
+  const [major, minor, extLen] = readVersion(cur, extLess)
   const versioned = major >= 2
   cur.context = 'the header'
   const pairedAt = cur.pos

@@ -1,6 +1,6 @@
 import { fmtInt } from './errors'
 import type { IntegrityIssue } from './integrity'
-import { looksLikeRadStart } from './prelude'
+import { EXT_LESS_NOTE, looksLikeRadStart } from './prelude'
 import { declaredLengthIssues } from './semantics'
 import type { NbytesConvention, Prelude } from './types'
 
@@ -9,13 +9,19 @@ export const MAX_LISTED_ISSUES = 1000
 
 /** What a chunk scan says before its first chunk: the prelude's notes, and a payload-only nbytes (§4.2). */
 export function fileIssues(prelude: Prelude, convention: NbytesConvention): IntegrityIssue[] {
-  const issues: IntegrityIssue[] = prelude.warnings.map((message) => ({
-    kind: message.startsWith('num_chunks is 0') ? 'num-chunks-unknown' : 'note',
-    severity: 'info',
-    message,
-    part: 'prelude',
-  }))
+  const issues: IntegrityIssue[] = prelude.warnings.map((message) =>
+    message === EXT_LESS_NOTE
+      ? { kind: 'ext-less-prefix', severity: 'warning', message, part: 'prelude', offset: 10 }
+      : {
+          kind: message.startsWith('num_chunks is 0') ? 'num-chunks-unknown' : 'note',
+          severity: 'info',
+          message,
+          part: 'prelude',
+        },
+  )
   issues.push(...declaredLengthIssues(prelude))
+  const codec = unknownCodecIssue(prelude)
+  if (codec) issues.push(codec)
   if (convention === 'payload-only') {
     issues.push({
       kind: 'payload-only-nbytes',
@@ -33,16 +39,27 @@ export function fileIssues(prelude: Prelude, convention: NbytesConvention): Inte
  * Bytes left after the `chunks` that num_chunks declares (§1.4), from byte
  * `pos` to `fileSize`, whose first 8 are `head`: a second RAD file when they
  * look like a prelude (files were concatenated), else trailing bytes.
+ * `declared`: num_chunks named the count (else it was 0 and chunks were read
+ * until a second file seemed to start).
  */
-export function afterChunksIssue(head: Uint8Array, pos: number, fileSize: number, chunks: number): IntegrityIssue {
+export function afterChunksIssue(
+  head: Uint8Array,
+  pos: number,
+  fileSize: number,
+  chunks: number,
+  declared: boolean,
+): IntegrityIssue {
   const extra = fileSize - pos
+  const after = declared
+    ? `after the ${fmtInt(chunks)} chunks that num_chunks declares`
+    : `after ${fmtInt(chunks)} chunks (num_chunks is 0, so chunks were read until here)`
   if (looksLikeRadStart(head)) {
     return {
       kind: 'concatenated',
       severity: 'warning',
       part: 'after-chunks',
       offset: pos,
-      message: `a second RAD file seems to start at byte ${fmtInt(pos)}, after the ${fmtInt(chunks)} chunks that num_chunks declares: files were concatenated; only the first is shown (${fmtInt(extra)} bytes follow)`,
+      message: `a second RAD file seems to start at byte ${fmtInt(pos)}, ${after}: files were concatenated; only the first is shown (${fmtInt(extra)} bytes follow)`,
     }
   }
   return {
@@ -50,7 +67,7 @@ export function afterChunksIssue(head: Uint8Array, pos: number, fileSize: number
     severity: 'warning',
     part: 'after-chunks',
     offset: pos,
-    message: `${fmtInt(extra)} trailing bytes after the ${fmtInt(chunks)} chunks that num_chunks declares (from byte ${fmtInt(pos)}); they are ignored`,
+    message: `${fmtInt(extra)} trailing bytes ${after} (from byte ${fmtInt(pos)}); they are ignored`,
   }
 }
 
@@ -86,5 +103,18 @@ export class ScanIssues {
       })
     }
     return this.issues
+  }
+}
+
+/** §6: the issue of a chunk_codec id this reader does not know; undefined when it knows it. */
+export function unknownCodecIssue(prelude: Prelude): IntegrityIssue | undefined {
+  if (prelude.codec !== 'unknown') return undefined
+  const i = prelude.fileTags.findIndex((t) => t.name === 'chunk_codec')
+  return {
+    kind: 'unknown-codec',
+    severity: 'error',
+    part: 'prelude',
+    offset: prelude.fileTagValueOffsets[i],
+    message: `file tag "chunk_codec" is ${String(prelude.fileTagValues[i])}; known codecs are 0 (none), 1 (lz4) and 2 (zstd) — the file needs a newer reader: the header and the chunk table are shown (chunk headers are never compressed, RAD-FORMAT.md §6), but no record can be decoded`,
   }
 }

@@ -53,7 +53,12 @@ export interface TagDesc {
 /** One decoded tag value. 64- and 128-bit integers are always bigint. */
 export type TagValue = boolean | number | bigint | string | TagValue[]
 
-export type Codec = 'none' | 'lz4' | 'zstd'
+/**
+ * §6: a chunk_codec id this reader knows, or 'unknown' (a newer codec): the
+ * prelude and the chunk table still read — headers are never compressed —
+ * but no chunk's records can be decoded.
+ */
+export type Codec = 'none' | 'lz4' | 'zstd' | 'unknown'
 
 /** Which meaning a chunk's `nbytes` has (RAD-FORMAT.md §4.2). */
 export type NbytesConvention = 'header-inclusive' | 'payload-only'

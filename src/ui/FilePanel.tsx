@@ -1,6 +1,7 @@
 import { useMemo } from 'react'
 import { assessCompatibility } from '../rad/compatibility'
 import type { Semantics } from '../rad/semantics'
+import type { Codec } from '../rad/types'
 import type { OpenedFile, SessionState } from '../workers/client'
 import { CompatibilityPanel, producerText } from './CompatibilityPanel'
 import { FileTagValues } from './FileTagValues'
@@ -68,11 +69,7 @@ export function FilePanel({ state, opened, semantics }: Props) {
             value={producerText(compat.producer.name, compat.producer.certainty)}
           />
           <Row label="num_chunks" testId="file-num-chunks" value={chunksText(state, prelude.numChunks)} />
-          <Row
-            label="Codec"
-            testId="file-codec"
-            value={prelude.codec === 'none' ? 'none (uncompressed)' : prelude.codec}
-          />
+          <Row label="Codec" testId="file-codec" value={codecLabel(prelude.codec)} />
           <Row label="nbytes" testId="file-convention" value={conventionText(state.convention)} />
           {sequences.map((f) => (
             <Row
@@ -99,4 +96,10 @@ export function FilePanel({ state, opened, semantics }: Props) {
       <FileTagValues prelude={prelude} />
     </div>
   )
+}
+
+function codecLabel(codec: Codec): string {
+  if (codec === 'none') return 'none (uncompressed)'
+  if (codec === 'unknown') return 'unknown (a newer codec: records cannot be decoded here)'
+  return codec
 }

@@ -26,6 +26,7 @@ const KIND_TITLES: Record<IssueKind, string> = {
   'checksum-mismatch': 'Checksum mismatch in the compressed file',
   'declared-length': 'A length its type cannot hold',
   'unknown-codec': 'Unknown chunk compression',
+  'ext-less-prefix': 'Early version prefix (no ext_len)',
   'payload-only-nbytes': 'Old-style chunk sizes',
   note: 'Note',
 }
@@ -40,6 +41,8 @@ const KIND_HINTS: Partial<Record<IssueKind, (issue: IntegrityIssue) => string>> 
       issue.offset === undefined ? '' : ` (for example: tail -c +${String(issue.offset + 1)} FILE > second.rad)`
     }.`,
   'unknown-codec': () => 'The file was written by a newer tool, or its header is damaged.',
+  'ext-less-prefix': () =>
+    'No released tool is known to write this layout: check the records make sense; tools that follow the current layout (alevin-fry, libradicl) will not read this file.',
   'checksum-mismatch': () =>
     'The compressed file was damaged after it was written (a bad copy or disk): the records this frame holds are marked damaged and may show wrong values.',
 }

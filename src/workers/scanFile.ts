@@ -199,7 +199,8 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
     // Compressed chunks: map them first, headers only (§6: never compressed), so the whole
     // file is browsable at the speed of a plain one; then the records' checks pass (ADR 0003).
     const mapped = prelude.codec === 'none' ? undefined : await mapChunks(source, prelude, signal, held, onIndex)
-    const remote = opts.checker?.(prelude)
+    // An unknown codec (§6): nothing to check, the records cannot be decompressed (scanChunks maps only).
+    const remote = prelude.codec === 'unknown' ? undefined : opts.checker?.(prelude)
     beside = remote ? new ChecksBeside(prelude, remote) : undefined
     const result = await scanChunks(source, prelude, {
       signal,

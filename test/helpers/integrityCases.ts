@@ -629,12 +629,15 @@ export function integrityCases(): IntegrityCase[] {
     cases.push({
       name: 'unknown codec id (chunk_codec = 3)',
       bytes: b.bytes,
-      integrity: 'unreadable',
+      // The chunk table still reads (headers are never compressed, §6); no record can be decoded.
+      integrity: 'damaged',
+      chunks: b.layout.chunks.length,
+      chunkOffsets: offsets(b),
       issues: [
         {
           kind: 'unknown-codec',
           severity: 'error',
-          offset: b.layout.tagValuesOffset,
+          offset: b.layout.tagValuesOffset + 4, // chunk_codec's own value, after cblen and ulen (u16 each)
           part: 'prelude',
           message: /"chunk_codec" is 3; known codecs are 0 \(none\), 1 \(lz4\) and 2 \(zstd\)/,
         },

@@ -188,6 +188,20 @@ describe('num_chunks (§1.4)', () => {
     ])
   })
 
+  for (const v2 of [false, true]) {
+    it(`num_chunks = 0 followed by a second RAD file (${v2 ? 'v2' : 'legacy'}) is two files, not corruption`, async () => {
+      const first = buildRad(numbered(3, 2)).bytes
+      const second = buildRad({ ...numbered(2, 1), v2 }).bytes
+      const r = await readRad(buildRad({ ...numbered(3, 2), numChunks: 0, trailing: second }).bytes)
+      expect(r.scan.error).toBeUndefined()
+      expect(r.scan.index.count).toBe(3)
+      expect(r.scan.records).toBe(6)
+      const issue = r.scan.issues.find((i) => i.kind === 'concatenated')
+      expect(issue).toMatchObject({ severity: 'warning', offset: first.length, part: 'after-chunks' })
+      expect(issue?.message).toMatch(/num_chunks is 0/)
+    })
+  }
+
   it('trailing bytes that start a second RAD file are called a concatenation', async () => {
     const first = buildRad(numbered(2, 1)).bytes
     const second = buildRad({ ...numbered(1, 1), v2: true }).bytes

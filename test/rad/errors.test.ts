@@ -8,6 +8,8 @@ import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
 import { readPrelude } from '../../src/io/readPrelude'
 import { scanChunks } from '../../src/io/scanChunks'
+import { makeCheckPlan } from '../../src/rad/valueChecks'
+import { inferSemantics } from '../../src/rad/semantics'
 import { ByteWriter, arrayTag, buildRad, loadZstd, snappyFrame, tag, zstdFrame } from '../helpers/radWriter'
 import type { RadSpec } from '../helpers/radWriter'
 import { expectRadError, expectRadErrorAsync, expectScanError, firstError, readRad } from '../helpers/read'
@@ -292,9 +294,35 @@ describe('BAD_VALUE', () => {
 })
 
 describe('BAD_CODEC', () => {
-  it('chunk_codec = 3 (a newer codec): at the file tag values', () => {
-    const { bytes, layout } = buildRad({ fileTags: [tag('chunk_codec', 'u8')], fileValues: [3] })
-    expectRadError(prelude(bytes), { code: 'BAD_CODEC', offset: layout.tagValuesOffset, message: /is 3/ })
+  it('chunk_codec = 3 (a newer codec): the header and chunk table read; each chunk says it cannot be decoded', async () => {
+    const spec: RadSpec = {
+      fileTags: [tag('chunk_codec', 'u8')],
+      fileValues: [3],
+      readTags: [tag('b', 'u32')],
+      alnTags: [],
+      chunks: [0, 1, 2].map(() => ({ records: [{ read: [7], alns: [] }] })),
+    }
+    const { bytes, layout } = buildRad(spec)
+    const opened = await openRad(new BytesSource(bytes))
+    expect(opened.prelude.codec).toBe('unknown')
+    const scan = await scanChunks(opened.source, opened.prelude, {
+      check: makeCheckPlan(opened.prelude, inferSemantics(opened.prelude)),
+    })
+    expect(scan.error).toBeUndefined()
+    expect(scan.index.count).toBe(3)
+    expect(scan.records).toBe(3)
+    expect(scan.issues).toContainEqual(
+      expect.objectContaining({ kind: 'unknown-codec', severity: 'error', offset: layout.tagValuesOffset }),
+    )
+    expect(scan.issues.find((i) => i.kind === 'unknown-codec')?.message).toMatch(
+      /is 3;.*the header and the chunk table are shown/,
+    )
+    const at = layout.chunks[1]?.offset ?? 0
+    expectRadError(() => decodeChunk(bytes.subarray(at), at, 1, opened.prelude, scan.convention), {
+      code: 'BAD_CODEC',
+      offset: at,
+      message: /chunk 1 at byte .* codec this reader does not know/,
+    })
   })
 
   it('chunk_codec of type u16', () => {

@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest'
 import { NeedMoreBytes } from '../../src/rad/cursor'
 import { RadError } from '../../src/rad/errors'
-import { RAD_MAGIC, fileTagValue, hasRadMagic, looksLikeRadStart, parsePrelude } from '../../src/rad/prelude'
+import {
+  EXT_LESS_NOTE,
+  RAD_MAGIC,
+  fileTagValue,
+  hasRadMagic,
+  looksLikeRadStart,
+  parsePrelude,
+} from '../../src/rad/prelude'
+import { fileIssues } from '../../src/rad/scanIssues'
 import { BytesSource } from '../../src/io/byteSource'
 import { readPrelude } from '../../src/io/readPrelude'
 import { arrayTag, buildRad, role, tag } from '../helpers/radWriter'
@@ -159,15 +167,23 @@ describe('v2 prelude (§1.2, §2.3)', () => {
     expect(p.alnTags[0]?.role).toEqual({ kind: 'reference', code: 3 })
   })
 
-  it('does not guess the early ext-less v2 prefix (§1.2 history): it fails with a RadError, not a crash', () => {
+  it('reads the early ext-less v2 prefix (§1.2 history) when the current layout fails, and flags it', () => {
     const { bytes } = buildRad({ ...basic, v2: { omitExtLen: true }, numChunks: 1 })
-    let err: unknown
-    try {
-      parsePrelude(bytes, bytes.length)
-    } catch (e) {
-      err = e
-    }
-    expect(err).toBeInstanceOf(RadError)
+    const current = buildRad({ ...basic, v2: true, numChunks: 1 }).bytes
+    const early = parsePrelude(bytes, bytes.length)
+    const expected = parsePrelude(current, current.length)
+    expect(early.warnings).toEqual([EXT_LESS_NOTE, ...expected.warnings])
+    expect(early.refNames).toEqual(expected.refNames)
+    const shape = (p: typeof early): unknown =>
+      p.readTags.map((t) => [t.name, t.type, t.role, (t.roleOffset ?? 0) - p.firstChunkOffset])
+    expect(shape(early)).toEqual(shape(expected))
+    expect(early.firstChunkOffset).toBe(expected.firstChunkOffset - 4)
+    expect(fileIssues(early, 'header-inclusive')[0]).toMatchObject({ kind: 'ext-less-prefix', severity: 'warning' })
+  })
+
+  it('an ext-less reading that does not parse either keeps the first error', () => {
+    const { bytes } = buildRad({ ...basic, v2: true, numChunks: 1, patches: [{ at: 15, bytes: [0xff, 0xff, 0xff] }] })
+    expect(() => parsePrelude(bytes, bytes.length)).toThrow(RadError)
   })
 
   it('reads a role payload of 255 bytes', () => {

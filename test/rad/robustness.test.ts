@@ -483,7 +483,12 @@ async function readAll(file: ByteSource): Promise<Outcome> {
       rethrowUnlessRad(e)
     }
   }
-  const plan = await planSalvage(source, prelude, scan.index, scan.convention, scan.issues, scan.damagedChunks)
+  const salvage = planSalvage(source, prelude, scan.index, scan.convention, scan.issues, scan.damagedChunks)
+  if (prelude.codec === 'unknown') {
+    await expect(salvage, 'a newer codec: nothing to salvage').rejects.toThrow(/nothing to salvage/)
+    return outcome
+  }
+  const plan = await salvage
   // The salvaged file, assembled from the stream, reads back without an error.
   const out = new ByteWriter().bytes(plan.head)
   for (const [start, end] of plan.ranges) {

@@ -32,7 +32,7 @@ describe('fileIssues', () => {
 describe('afterChunksIssue', () => {
   it('sees a second file when the bytes start with the magic or a legacy prelude', () => {
     for (const head of [headOf({ ...basic, v2: true }), headOf(basic), headOf({ ...basic, paired: true })]) {
-      const issue = afterChunksIssue(head, 500, 900, 7)
+      const issue = afterChunksIssue(head, 500, 900, 7, true)
       expect(issue).toMatchObject({ kind: 'concatenated', severity: 'warning', offset: 500, part: 'after-chunks' })
       expect(issue.message).toBe(
         'a second RAD file seems to start at byte 500, after the 7 chunks that num_chunks declares: files were concatenated; only the first is shown (400 bytes follow)',
@@ -46,7 +46,7 @@ describe('afterChunksIssue', () => {
       Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0),
       Uint8Array.of(0, 3),
     ]) {
-      expect(afterChunksIssue(head, 500, 502, 7)).toMatchObject({
+      expect(afterChunksIssue(head, 500, 502, 7, true)).toMatchObject({
         kind: 'trailing-bytes',
         message: '2 trailing bytes after the 7 chunks that num_chunks declares (from byte 500); they are ignored',
       })
