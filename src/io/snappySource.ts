@@ -14,6 +14,14 @@ import { throwIfAborted } from './byteSource'
 
 const WINDOW = 8 << 20
 
+/** Where each data frame is (SnappyFramedSource): walked once, handed to the decode workers (16 bytes a frame). */
+export interface SnappyFrameTable {
+  /** Absolute offset of each data frame's header in the file. */
+  frameOffset: Float64Array
+  /** Uncompressed offset of each data frame's first byte, plus the total at the end. */
+  dataOffset: Float64Array
+}
+
 /**
  * Presents a Snappy-framed stream (`map.collated.rad.sz`, RAD-FORMAT.md §6.1)
  * as the plain RAD bytes it holds, with random access: `open` walks the frame
@@ -89,6 +97,16 @@ export class SnappyFramedSource implements ByteSource {
       pos += at
     }
     return new SnappyFramedSource(inner, Float64Array.from(frames), Float64Array.from(starts))
+  }
+
+  /** The frame table `open` walked, for another reader of the same file (fromTable). */
+  frameTable(): SnappyFrameTable {
+    return { frameOffset: this.frameOffset, dataOffset: this.dataOffset }
+  }
+
+  /** A reader of the same file from a table another reader walked: no walk of the file. */
+  static fromTable(inner: ByteSource, table: SnappyFrameTable): SnappyFramedSource {
+    return new SnappyFramedSource(inner, table.frameOffset, table.dataOffset)
   }
 
   private frameFor(offset: number): number {

@@ -106,7 +106,7 @@ export class RadSession {
       opened: (opened) => {
         if (this.disposed) return
         this.opened = opened
-        this.pool.open(opened.prelude, opened.container)
+        this.pool.open(opened.prelude, opened.container, opened.frames)
         this.store.update({ opened, semantics: inferSemantics(opened.prelude), phase: 'indexing' })
       },
       first: (added: ChunkIndex, chunks, convention) => {

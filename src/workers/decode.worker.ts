@@ -4,6 +4,7 @@ import './comlinkErrors'
 import { BlobSource } from '../io/blobSource'
 import { confirmUnchanged } from '../io/fileFingerprint'
 import { openSource } from '../io/readPrelude'
+import { SnappyFramedSource } from '../io/snappySource'
 import { decodeBatch, makeDecoder } from './decodeBatch'
 import type { Decoder } from './decodeBatch'
 import type { DecodeApi } from './protocol'
@@ -14,12 +15,18 @@ let ready: Promise<Decoder> | undefined
 let raw: BlobSource | undefined
 
 const api: DecodeApi = {
-  open(file, prelude, container) {
+  open(file, prelude, container, frames) {
     ready = (async () => {
       const blob = new BlobSource(file)
       raw = blob
-      // A .sz file is unwrapped again here: offsets in the index are positions in the RAD stream.
-      const source = container === 'snappy-framed' ? (await openSource(blob)).source : blob
+      // A .sz file is unwrapped here too (offsets in the index are positions in the RAD stream),
+      // from the frame table the index worker walked when it came along.
+      const source =
+        container !== 'snappy-framed'
+          ? blob
+          : frames
+            ? SnappyFramedSource.fromTable(blob, frames)
+            : (await openSource(blob)).source
       return makeDecoder(source, prelude)
     })()
     return ready.then(() => undefined)

@@ -8,6 +8,7 @@ import type { Queued } from './decodeQueue'
 import { DecodeSlots, WorkerStopped } from './decodeSlots'
 import type { Slot } from './decodeSlots'
 import type { ChunkRequest, OpenedFile } from './protocol'
+import type { SnappyFrameTable } from '../io/snappySource'
 
 /** clamp(hardwareConcurrency − 1, 1, 4): one core stays with the page and the index worker. */
 export function poolSize(hardwareConcurrency: number | undefined): number {
@@ -69,9 +70,9 @@ export class DecodePool {
     if (!this.disposed) this.slots.start()
   }
 
-  open(prelude: Prelude, container: OpenedFile['container']): void {
+  open(prelude: Prelude, container: OpenedFile['container'], frames?: SnappyFrameTable): void {
     this.opened = true
-    this.slots.open(this.file, prelude, container)
+    this.slots.open(this.file, prelude, container, frames)
     this.dispatch()
   }
 

@@ -4,6 +4,7 @@ import './comlinkErrors'
 import type { FileFingerprint } from '../io/fileFingerprint'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { ChunkRequest, DecodeApi, OpenedFile } from './protocol'
+import type { SnappyFrameTable } from '../io/snappySource'
 
 /** A timed call without an answer for this long means the worker is gone (a 4 MiB batch takes milliseconds). */
 const CALL_TIMEOUT_MS = 60_000
@@ -54,7 +55,9 @@ export interface SlotsOptions {
 export class DecodeSlots {
   private readonly opts: SlotsOptions
   private slots: Slot[] = []
-  private opened: { file: Blob; prelude: Prelude; container: OpenedFile['container'] } | undefined
+  private opened:
+    | { file: Blob; prelude: Prelude; container: OpenedFile['container']; frames: SnappyFrameTable | undefined }
+    | undefined
   private started = false
   private closed = false
 
@@ -75,8 +78,8 @@ export class DecodeSlots {
   }
 
   /** Gives every worker, and every later replacement, the file to decode from. */
-  open(file: Blob, prelude: Prelude, container: OpenedFile['container']): void {
-    this.opened = { file, prelude, container }
+  open(file: Blob, prelude: Prelude, container: OpenedFile['container'], frames: SnappyFrameTable | undefined): void {
+    this.opened = { file, prelude, container, frames }
     for (const slot of this.slots) this.openSlot(slot)
   }
 
@@ -152,7 +155,7 @@ export class DecodeSlots {
   private openSlot(slot: Slot): void {
     const o = this.opened
     if (!o) return
-    slot.api.open(o.file, o.prelude, o.container).catch(() => {
+    slot.api.open(o.file, o.prelude, o.container, o.frames).catch(() => {
       // The same error reaches every decode call made on this worker.
     })
   }

@@ -9,6 +9,7 @@ import type { FileFingerprint } from '../io/fileFingerprint'
 import type { SalvagePlan } from '../io/salvage'
 import type { ScanProgress } from '../io/scanChunks'
 import type { ScanTiming } from '../io/scanPace'
+import type { SnappyFrameTable } from '../io/snappySource'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import type { RadErrorData } from '../rad/errors'
 import type { IntegrityIssue, IntegrityStatus } from '../rad/integrity'
@@ -25,6 +26,8 @@ export interface OpenedFile {
   sourceSize: number
   /** The file's size and the bytes at both ends when it was opened: the page re-checks them (docs/integrity.md). */
   fingerprint: FileFingerprint
+  /** For a .sz file, the frame table the index worker walked: decode workers reuse it. */
+  frames?: SnappyFrameTable
 }
 
 export type { ScanProgress }
@@ -114,8 +117,13 @@ export interface ChunkRequest {
 }
 
 export interface DecodeApi {
-  /** Called once per worker; every decode call waits for it. */
-  open(file: Blob, prelude: Prelude, container: OpenedFile['container']): Promise<void>
+  /** Called once per worker; every decode call waits for it. `frames`: a .sz file's frame table (OpenedFile). */
+  open(
+    file: Blob,
+    prelude: Prelude,
+    container: OpenedFile['container'],
+    frames: SnappyFrameTable | undefined,
+  ): Promise<void>
   /**
    * Decodes chunks that lie back to back in the file with one read. Returns
    * one ChunkColumns per request, in order; when chunk k > 0 of the batch is

@@ -5,6 +5,7 @@ import { openRad } from '../io/openRad'
 import type { OpenedRad } from '../io/openRad'
 import { planSalvage } from '../io/salvage'
 import { scanChunks } from '../io/scanChunks'
+import { SnappyFramedSource } from '../io/snappySource'
 import type { ScanResult } from '../io/scanChunks'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { RadError } from '../rad/errors'
@@ -175,6 +176,7 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
         fileSize: opened.fileSize,
         sourceSize: source.size,
         fingerprint,
+        ...(source instanceof SnappyFramedSource ? { frames: source.frameTable() } : {}),
       }),
     )
     const first = await readFirstChunks(source, prelude, signal)

@@ -4,6 +4,7 @@ import { decompressChunk } from '../../src/rad/codec'
 import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
 import { SnappyFramedSource } from '../../src/io/snappySource'
+import { RecordingSource } from '../helpers/recordingSource'
 import {
   SNAPPY_STREAM_IDENTIFIER,
   buildRad,
@@ -245,6 +246,17 @@ describe('Snappy framing format (.sz, §6.1)', () => {
     expect(got).toEqual(plain.subarray(770, 40_770))
     expect(await src.readInto(plain.length - 5, 100, new ArrayBuffer(5))).toEqual(plain.subarray(plain.length - 5))
     expect(await src.readInto(0, 100, new ArrayBuffer(99))).toBeUndefined()
+  })
+
+  it("a second reader built from the first one's frame table reads the same bytes without walking the file", async () => {
+    const file = new RecordingSource(snappyFrame(plain, { frameSize: 777 }))
+    const walked = await SnappyFramedSource.open(file)
+    const before = file.reads.length
+    const shared = SnappyFramedSource.fromTable(file, structuredClone(walked.frameTable()))
+    expect(file.reads.length).toBe(before)
+    expect(shared.size).toBe(plain.length)
+    expect(await shared.read(770, 40_000)).toEqual(plain.subarray(770, 40_770))
+    expect(await shared.read(plain.length - 3, 10)).toEqual(plain.subarray(plain.length - 3))
   })
 
   it('an .sz of a v2 file with lz4 chunks inside still decodes', async () => {
