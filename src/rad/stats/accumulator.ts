@@ -4,7 +4,7 @@
  * typed arrays; states merge, so the figures do not depend on how chunks were
  * split between workers while no cap is reached.
  */
-import type { Semantics } from '../semantics'
+import type { OrientationEncoding, Semantics } from '../semantics'
 import { fixedWidth, isIntegerType } from '../tags'
 import type { ChunkColumns, Column, Prelude, TagDesc } from '../types'
 import { CountTable, Histogram, hashWords } from './countTable'
@@ -12,13 +12,14 @@ import { hllAdd, hllMerge, newHll } from './hll'
 import type { BarcodeTableState, StatsOptions, StatsState } from './types'
 
 /**
- * Caps sized for ≤ 3 accumulators under 512 MB (docs/stats.md "Memory"): a
- * barcode entry costs 2W·4 (key) + 8 (count) + 2·4·2 (slots, load ≤ ½) bytes,
- * 40 B for one level, so 2^21 barcodes ≈ 84 MB at most; a pair entry of one
- * level 56 B, so 2^21 pairs ≈ 117 MB.
+ * Caps sized for ≤ 3 accumulators under 512 MB (docs/stats.md "Memory"). An
+ * entry costs its key (4·W bytes), a count (8), a hash (4), and its share of
+ * the slots (2 words each, load ≤ ½). One-level barcodes: 1.5M entries ≈ 30 MB
+ * dense + 32 MB slots = 62 MB; pairs (W = 4): 2^20 entries ≈ 28 + 16 = 44 MB.
+ * 1.5M barcodes keep a realistic run (≈10k cells + ≈1M ambient) exact.
  */
-export const DEFAULT_MAX_BARCODES = 1 << 21
-export const DEFAULT_MAX_PAIRS = 1 << 21
+export const DEFAULT_MAX_BARCODES = 1_500_000
+export const DEFAULT_MAX_PAIRS = 1 << 20
 export const DEFAULT_TOP = 20
 
 /** Orientation indices of StatsState.orientation (display.ts names them the same). */
@@ -69,6 +70,15 @@ function countable(tag: TagDesc | undefined): boolean {
   return tag !== undefined && isIntegerType(tag.type.id) && fixedWidth(tag.type) <= 8
 }
 
+interface AlignmentViews {
+  ori: Words | undefined
+  top2: boolean
+  packed: OrientationEncoding | undefined
+  refCol: Words | undefined
+  frag: Words | undefined
+  alnType: Words | undefined
+}
+
 /** The shape an accumulator needs; read from a prelude or from a state. */
 interface Shape {
   barcodeTags: number[]
@@ -85,7 +95,7 @@ class BarcodeCounter {
     this.table = new CountTable(keyWords, max)
   }
 
-  add(words: ArrayLike<number>, at: number, n: number): void {
+  add(words: Uint32Array, at: number, n: number): void {
     if (this.table.add(words, at, n) >= 0) return
     this.untrackedRecords += n
     hllAdd(this.hll, hashWords(words, at, this.table.keyWords, HLL_SEED))
@@ -153,7 +163,9 @@ export class StatsAccumulator {
       if (levels > 1) for (let l = 0; l < levels; l++) this.barcodes.push(new BarcodeCounter(2, this.opts.maxBarcodes))
     }
     this.pairs =
-      levels > 0 && this.shape.umiTag !== undefined ? new CountTable(this.keyWords + 2, this.opts.maxPairs) : undefined
+      levels > 0 && this.shape.umiTag !== undefined
+        ? new CountTable(this.keyWords + 2, this.opts.maxPairs, undefined, PAIR_SEED)
+        : undefined
     this.refUnique = new Float64Array(prelude.refCount)
     this.refMulti = new Float64Array(prelude.refCount)
   }
@@ -167,6 +179,7 @@ export class StatsAccumulator {
     const umi = this.shape.umiTag === undefined ? undefined : wordsOf(cols.readColumns[this.shape.umiTag])
     const readType =
       this.sem.mappingType?.level === 'read' ? wordsOf(cols.readColumns[this.sem.mappingType.tag]) : undefined
+    const alnViews = this.alignmentViews(cols)
     let mixed = false
     for (let r = 0; r < cols.recordCount; r++) {
       const naln = cols.alnStart[r + 1]! - cols.alnStart[r]!
@@ -175,7 +188,7 @@ export class StatsAccumulator {
       if (umi && this.pairs) this.countPair(umi, r)
       const type = readType ? readType.data[readType.wide ? 2 * r : r]! : undefined
       if (type !== undefined) this.mappingType.add(type)
-      this.countAlignments(cols, cols.alnStart[r]!, cols.alnStart[r + 1]!, naln, type)
+      this.countAlignments(alnViews, cols.alnStart[r]!, cols.alnStart[r + 1]!, naln, type)
     }
     if (bc.length > 0 && cols.recordCount > 0) this.chunkBarcodes[cols.chunk] = mixed ? 2 : 1
   }
@@ -226,12 +239,12 @@ export class StatsAccumulator {
   }
 
   /** Adds a pair if its hash is in the sample; halves the sample while the table is full. */
-  private addPair(words: ArrayLike<number>, at: number, n: number): void {
+  private addPair(words: Uint32Array, at: number, n: number): void {
     const pairs = this.pairs!
     const h = hashWords(words, at, pairs.keyWords, PAIR_SEED)
     for (;;) {
       if (!inSample(h, this.pairShift)) return
-      if (pairs.add(words, at, n) >= 0) return
+      if (pairs.addHashed(words, at, n, h) >= 0) return
       this.halvePairs(this.pairShift + 1)
     }
   }
@@ -239,23 +252,31 @@ export class StatsAccumulator {
   private halvePairs(shift: number): void {
     const pairs = this.pairs!
     this.pairShift = shift
-    const PW = pairs.keyWords
-    pairs.retain((id) => inSample(hashWords(pairs.keys, id * PW, PW, PAIR_SEED), shift))
+    pairs.retain((_id, hash) => inSample(hash, shift))
   }
 
-  private countAlignments(cols: ChunkColumns, from: number, to: number, naln: number, type: number | undefined): void {
+  /** The alignment columns the counts read, once per chunk. */
+  private alignmentViews(cols: ChunkColumns): AlignmentViews {
     const sem = this.sem
-    const ori = sem.orientation ? wordsOf(cols.alnColumns[sem.orientation.tag]) : undefined
     const packed = sem.reference?.packed
-    const refCol = sem.reference && !packed ? wordsOf(cols.alnColumns[sem.reference.tag]) : undefined
-    const frag = sem.fragmentLength === undefined ? undefined : wordsOf(cols.alnColumns[sem.fragmentLength])
-    const alnType = sem.mappingType?.level === 'alignment' ? wordsOf(cols.alnColumns[sem.mappingType.tag]) : undefined
+    return {
+      ori: sem.orientation ? wordsOf(cols.alnColumns[sem.orientation.tag]) : undefined,
+      top2: sem.orientation?.encoding === 'top2bits',
+      packed,
+      refCol: sem.reference && !packed ? wordsOf(cols.alnColumns[sem.reference.tag]) : undefined,
+      frag: sem.fragmentLength === undefined ? undefined : wordsOf(cols.alnColumns[sem.fragmentLength]),
+      alnType: sem.mappingType?.level === 'alignment' ? wordsOf(cols.alnColumns[sem.mappingType.tag]) : undefined,
+    }
+  }
+
+  private countAlignments(v: AlignmentViews, from: number, to: number, naln: number, type: number | undefined): void {
+    const { ori, top2, packed, refCol, frag, alnType } = v
     const refs = naln === 1 ? this.refUnique : this.refMulti
     for (let k = from; k < to; k++) {
       let ref = -1
       if (ori) {
         const w = ori.data[ori.wide ? 2 * k : k]! >>> 0
-        const o = orientationOf(w, sem.orientation?.encoding === 'top2bits', type)
+        const o = orientationOf(w, top2, type)
         this.orientation[o]!++
         if (type !== undefined) this.orientationByType.add(type * 8 + o)
         if (packed) ref = packed === 'top2bits' ? w & 0x3fffffff : w & 0x7fffffff

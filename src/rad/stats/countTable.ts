@@ -20,12 +20,21 @@ export function mix32(h: number): number {
   return h >>> 0
 }
 
+/** One word into a running hash (murmur3-style multiply, then the finaliser). */
+function step(h: number, word: number, i: number): number {
+  return mix32((h ^ Math.imul(word, 0xcc9e2d51)) + 0x9e3779b9 + i)
+}
+
 /** A 32-bit hash of `n` words at `words[at]`, seeded (different seeds give independent hashes). */
-export function hashWords(words: ArrayLike<number>, at: number, n: number, seed: number): number {
-  let h = seed >>> 0
-  for (let i = 0; i < n; i++) {
-    h = mix32((h ^ Math.imul(words[at + i]! >>> 0, 0xcc9e2d51)) + 0x9e3779b9 + i)
+export function hashWords(words: Uint32Array, at: number, n: number, seed: number): number {
+  // Unrolled for the two shapes of the hot path: one barcode (2 words), barcode + UMI (4 words).
+  if (n === 2) return mix32(step(step(seed, words[at]!, 0), words[at + 1]!, 1) ^ 2)
+  if (n === 4) {
+    const h = step(step(step(step(seed, words[at]!, 0), words[at + 1]!, 1), words[at + 2]!, 2), words[at + 3]!, 3)
+    return mix32(h ^ 4)
   }
+  let h = seed >>> 0
+  for (let i = 0; i < n; i++) h = step(h, words[at + i]!, i)
   return mix32(h ^ n)
 }
 
@@ -34,20 +43,27 @@ const SLOT_SEED = 0x2545f491
 export class CountTable {
   readonly keyWords: number
   readonly maxEntries: number
+  /** The hash seed of the slots (addHashed callers hash with it). */
+  readonly seed: number
   size = 0
   keys: Uint32Array
   counts: Float64Array
+  /** hashWords(key, seed) per entry: rebuilding the slots never rehashes. */
+  hashes: Uint32Array
+  /** Two words a slot: id + 1 (0 = empty), then the key's hash, so a probe compares keys only on equal hashes. */
   private slots: Int32Array
   private mask: number
 
-  constructor(keyWords: number, maxEntries: number, initial = INITIAL_ENTRIES) {
+  constructor(keyWords: number, maxEntries: number, initial = INITIAL_ENTRIES, seed = SLOT_SEED) {
     this.keyWords = keyWords
     this.maxEntries = maxEntries
+    this.seed = seed
     const cap = Math.min(initial, maxEntries)
     this.keys = new Uint32Array(cap * keyWords)
     this.counts = new Float64Array(cap)
-    this.slots = new Int32Array(slotCountFor(cap))
-    this.mask = this.slots.length - 1
+    this.hashes = new Uint32Array(cap)
+    this.slots = new Int32Array(2 * slotCountFor(cap))
+    this.mask = this.slots.length / 2 - 1
   }
 
   get full(): boolean {
@@ -56,29 +72,35 @@ export class CountTable {
 
   /** Bytes held by the arrays (for the memory budget in docs/stats.md). */
   get bytes(): number {
-    return this.keys.byteLength + this.counts.byteLength + this.slots.byteLength
+    return this.keys.byteLength + this.counts.byteLength + this.hashes.byteLength + this.slots.byteLength
   }
 
   /** The id of the key at `words[at]`, or -1. */
-  find(words: ArrayLike<number>, at: number): number {
-    const W = this.keyWords
-    let s = hashWords(words, at, W, SLOT_SEED) & this.mask
+  find(words: Uint32Array, at: number): number {
+    const hash = hashWords(words, at, this.keyWords, this.seed)
+    const slots = this.slots
+    let s = hash & this.mask
     for (;;) {
-      const v = this.slots[s]!
+      const v = slots[2 * s]!
       if (v === 0) return -1
-      if (this.sameKey(v - 1, words, at)) return v - 1
+      if (slots[2 * s + 1] === (hash | 0) && this.sameKey(v - 1, words, at)) return v - 1
       s = (s + 1) & this.mask
     }
   }
 
   /** Adds `n` to the key's count, inserting it; -1 (and nothing counted) when new and the table is full. */
-  add(words: ArrayLike<number>, at: number, n: number): number {
-    const W = this.keyWords
-    let s = hashWords(words, at, W, SLOT_SEED) & this.mask
+  add(words: Uint32Array, at: number, n: number): number {
+    return this.addHashed(words, at, n, hashWords(words, at, this.keyWords, this.seed))
+  }
+
+  /** `add` with the key's hashWords(…, this.seed) already computed. */
+  addHashed(words: Uint32Array, at: number, n: number, hash: number): number {
+    const slots = this.slots
+    let s = hash & this.mask
     for (;;) {
-      const v = this.slots[s]!
+      const v = slots[2 * s]!
       if (v === 0) break
-      if (this.sameKey(v - 1, words, at)) {
+      if (slots[2 * s + 1] === (hash | 0) && this.sameKey(v - 1, words, at)) {
         this.counts[v - 1]! += n
         return v - 1
       }
@@ -87,24 +109,28 @@ export class CountTable {
     if (this.size >= this.maxEntries) return -1
     if (this.size === this.counts.length) {
       this.grow()
-      return this.add(words, at, n)
+      return this.addHashed(words, at, n, hash)
     }
     const id = this.size++
+    const W = this.keyWords
     for (let i = 0; i < W; i++) this.keys[id * W + i] = words[at + i]!
     this.counts[id] = n
-    this.slots[s] = id + 1
+    this.hashes[id] = hash
+    slots[2 * s] = id + 1
+    slots[2 * s + 1] = hash
     return id
   }
 
-  /** Keeps the entries for which `keep(id)` is true, in order; rebuilds the slots. */
-  retain(keep: (id: number) => boolean): void {
+  /** Keeps the entries for which `keep(id, hash)` is true, in order; rebuilds the slots. */
+  retain(keep: (id: number, hash: number) => boolean): void {
     const W = this.keyWords
     let out = 0
     for (let id = 0; id < this.size; id++) {
-      if (!keep(id)) continue
+      if (!keep(id, this.hashes[id]!)) continue
       if (out !== id) {
         this.keys.copyWithin(out * W, id * W, id * W + W)
         this.counts[out] = this.counts[id]!
+        this.hashes[out] = this.hashes[id]!
       }
       out++
     }
@@ -129,10 +155,10 @@ export class CountTable {
     }
   }
 
-  private sameKey(id: number, words: ArrayLike<number>, at: number): boolean {
+  private sameKey(id: number, words: Uint32Array, at: number): boolean {
     const W = this.keyWords
     const base = id * W
-    for (let i = 0; i < W; i++) if (this.keys[base + i] !== words[at + i]! >>> 0) return false
+    for (let i = 0; i < W; i++) if (this.keys[base + i] !== words[at + i]) return false
     return true
   }
 
@@ -142,19 +168,25 @@ export class CountTable {
     keys.set(this.keys)
     const counts = new Float64Array(cap)
     counts.set(this.counts)
+    const hashes = new Uint32Array(cap)
+    hashes.set(this.hashes)
     this.keys = keys
     this.counts = counts
-    this.slots = new Int32Array(slotCountFor(cap))
-    this.mask = this.slots.length - 1
+    this.hashes = hashes
+    this.slots = new Int32Array(2 * slotCountFor(cap))
+    this.mask = this.slots.length / 2 - 1
     this.rebuildSlots()
   }
 
   private rebuildSlots(): void {
-    this.slots.fill(0)
+    const slots = this.slots
+    slots.fill(0)
     for (let id = 0; id < this.size; id++) {
-      let s = hashWords(this.keys, id * this.keyWords, this.keyWords, SLOT_SEED) & this.mask
-      while (this.slots[s] !== 0) s = (s + 1) & this.mask
-      this.slots[s] = id + 1
+      const hash = this.hashes[id]!
+      let s = hash & this.mask
+      while (slots[2 * s] !== 0) s = (s + 1) & this.mask
+      slots[2 * s] = id + 1
+      slots[2 * s + 1] = hash
     }
   }
 }
