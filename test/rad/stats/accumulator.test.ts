@@ -1,0 +1,378 @@
+/**
+ * The statistics pass on files whose figures are known exactly: writer-built
+ * files of every assay (test/helpers/assays.ts), the real salmon fixtures
+ * (checked against the display path, an independent decode of the same
+ * records), merges, and the caps' approximations (docs/stats.md).
+ */
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import {
+  barcodeCountsDescending,
+  barcodeTsv,
+  createStatsAccumulator,
+  mergeStates,
+  statsJson,
+  statsTransferables,
+} from '../../../src/rad/stats'
+import type { StatsOptions } from '../../../src/rad/stats'
+import { SALMON_V2, SALMON_V3 } from '../../helpers/fixtures'
+import { ATAC_READS, atacPiscemRs, bulk, multiBarcodeV2, salmonScRna } from '../../helpers/assays'
+import type { ScRead } from '../../helpers/assays'
+import { radBytes } from '../../helpers/radWriter'
+import { flatRecords, readRad } from '../../helpers/read'
+import type { ReadResult } from '../../helpers/read'
+
+function accumulate(r: ReadResult, opts?: StatsOptions, chunks = r.chunks) {
+  const acc = createStatsAccumulator(r.prelude, r.sem, opts)
+  for (const c of chunks) acc.addChunk(c)
+  return acc.exportState()
+}
+
+async function statsOf(bytes: Uint8Array, opts?: StatsOptions) {
+  const r = await readRad(bytes)
+  return statsJson(accumulate(r, opts), r.prelude, r.sem, opts)
+}
+
+const A = 'AAAAAAAAAAAAAAAA'
+const C = 'CCCCCCCCCCCCCCCC'
+const G = 'GGGGGGGGGGGGGGGG'
+const T = 'TTTTTTTTTTTTTTTT'
+const X = 'ACGTACGTACGT'
+const Y = 'TTTTGGGGCCCC'
+const Z = 'CATCATCATCAT'
+
+/**
+ * Barcode A: UMIs X, X, Y (3 records, 2 pairs); G: Z, Z (2, 1); T: X, Y (2, 2); C: X (1, 1).
+ * 8 records, 6 pairs; pair counts 2,1,2,1,1,1 → n1 = 4, n2 = 2.
+ */
+const READS: ScRead[] = [
+  { cb: A, umi: X, alns: [{ ref: 0, fw: true }] },
+  { cb: G, umi: Z, alns: [{ ref: 2, fw: false }] },
+  {
+    cb: A,
+    umi: X,
+    alns: [
+      { ref: 0, fw: true },
+      { ref: 1, fw: true },
+    ],
+  },
+  { cb: T, umi: X, alns: [] },
+  { cb: A, umi: Y, alns: [{ ref: 2, fw: true }] },
+  {
+    cb: C,
+    umi: X,
+    alns: [
+      { ref: 1, fw: false },
+      { ref: 2, fw: true },
+      { ref: 3, fw: true },
+    ],
+  },
+  { cb: G, umi: Z, alns: [{ ref: 2, fw: true }] },
+  { cb: T, umi: Y, alns: [{ ref: 5, fw: false }] },
+]
+
+describe('single-cell statistics on a file with known figures', () => {
+  it('gives every figure of the contract', async () => {
+    const s = await statsOf(radBytes(salmonScRna(READS, 3)))
+    expect(s.assay).toBe('scRNA')
+    expect(s.records).toBe(8)
+    expect(s.alignments).toBe(10)
+    expect(s.alignments_per_record).toEqual([
+      [0, 1],
+      [1, 5],
+      [2, 1],
+      [3, 1],
+    ])
+    expect(s.orientation).toEqual({ fw: 7, rc: 3 })
+    expect(s.barcodes).toMatchObject({
+      tag: 'b',
+      distinct: 4,
+      reads_per_barcode: { mean: 2, median: 2 },
+      // G and T tie on 2: key ascending.
+      top: [
+        [A, 3],
+        [G, 2],
+        [T, 2],
+        [C, 1],
+      ],
+      exact: true,
+      distinct_error: 0,
+      untracked_records: 0,
+      top_exact: true,
+    })
+    expect(s.umis).toEqual({
+      distinct_pairs: 6,
+      // per barcode: A 2, G 1, T 2, C 1
+      per_barcode: { mean: 1.5, median: 1.5 },
+      duplication_rate: 8 / 6,
+      sequencing_saturation: 1 - 6 / 8,
+      // Good–Toulmin at 2×: n1 − n2 = 4 − 2
+      good_toulmin_2x: 2,
+      exact: true,
+      sampling_rate: 1,
+      relative_error: 0,
+    })
+    expect(s.references).toEqual({
+      with_alignments: 5,
+      top: {
+        // ref 2: unique 3 (G, A-Y, G) + multi 1 (C); ref 0: unique 1 + multi 1; ties by name ascending.
+        all: [
+          ['ENST0003|GeneB', 4],
+          ['ENST0001|GeneA', 2],
+          ['ENST0002|GeneA', 2],
+          ['ENST0006|GeneΩ', 1],
+          ['chr1', 1],
+        ],
+        unique: [
+          ['ENST0003|GeneB', 3],
+          ['ENST0001|GeneA', 1],
+          ['ENST0006|GeneΩ', 1],
+        ],
+        multi: [
+          ['ENST0002|GeneA', 2],
+          ['ENST0001|GeneA', 1],
+          ['ENST0003|GeneB', 1],
+          ['chr1', 1],
+        ],
+      },
+      alignments_unique: 5,
+      alignments_multi: 5,
+    })
+    expect(s.chunks).toEqual({
+      count: 3,
+      records_per_chunk: { mean: 8 / 3, median: 3, min: 2, max: 3 },
+      collated: false,
+    })
+    expect(s.exact).toBe(true)
+    expect(s.notes).toEqual([])
+  })
+
+  it('knee and cut-offs come from the barcode counts, descending', async () => {
+    const r = await readRad(radBytes(salmonScRna(READS, 3)))
+    const state = accumulate(r)
+    expect([...barcodeCountsDescending(state)]).toEqual([3, 2, 2, 1])
+    const s = statsJson(state, r.prelude, r.sem, { expectCells: 1, forceCells: 1 })
+    expect(s.knee).toBe(s.cutoffs?.knee?.cells)
+    expect(s.cutoffs?.force_cells).toMatchObject({ index: 0, cells: 1, minCount: 3 })
+  })
+
+  it('writes the MultiQC TSV: barcode, reads, distinct UMIs, above-knee flag', async () => {
+    const r = await readRad(radBytes(salmonScRna(READS, 3)))
+    const state = accumulate(r)
+    expect(barcodeTsv(state, r.sem, 2)).toEqual([
+      'barcode\treads\tdistinct_umis\tabove_knee',
+      `${A}\t3\t2\t1`,
+      `${G}\t2\t1\t1`,
+      `${T}\t2\t2\t1`,
+      `${C}\t1\t1\t0`,
+    ])
+  })
+})
+
+describe('other assays', () => {
+  it('multi-barcode: per level and for the combined identity', async () => {
+    const s = await statsOf(radBytes(multiBarcodeV2()))
+    expect(s.assay).toBe('scRNA-multi-barcode')
+    expect(s.barcodes?.tag).toBe('b0+b1')
+    expect(s.barcodes?.distinct).toBe(3)
+    expect(s.barcodes?.top).toEqual([
+      ['AAAAAAAA+AAAAAAAAAAAAAAAAAAAA', 1],
+      ['ACGTACGT+TTTTTTTTTTTTTTTTTTTT', 1],
+      ['TTTTAAAA+GATTACAGATTACAGATTAC', 1],
+    ])
+    expect(s.barcodes?.levels?.map((l) => [l.tag, l.distinct, l.top[0]])).toEqual([
+      ['b0', 3, ['AAAAAAAA', 1]],
+      ['b1', 3, ['AAAAAAAAAAAAAAAAAAAA', 1]],
+    ])
+    expect(s.umis?.distinct_pairs).toBe(3)
+    expect(s.alignments_per_record).toEqual([
+      [0, 1],
+      [1, 1],
+      [2, 1],
+    ])
+  })
+
+  it('bulk: frag_map_type, fragment lengths, orientations by pair type', async () => {
+    for (const v2 of [false, true]) {
+      const s = await statsOf(radBytes(bulk(v2)))
+      expect(s.assay).toBe('bulk')
+      expect(s.barcodes).toBeNull()
+      expect(s.umis).toBeNull()
+      expect(s.knee).toBeNull()
+      expect(s.records).toBe(5)
+      expect(s.alignments).toBe(8)
+      expect(s.frag_map_type).toEqual([
+        [0, 1],
+        [1, 1],
+        [2, 1],
+        [3, 1],
+        [4, 1],
+      ])
+      expect(s.fragment_length).toEqual([
+        [300, 1],
+        [301, 1],
+        [302, 1],
+        [303, 1],
+      ])
+      expect(s.fragment_length_unavailable).toBe(4)
+      expect(s.orientation).toEqual({ fw: 2, rc: 2, ff: 1, fr: 1, rf: 1, rr: 1 })
+      expect(s.orientation_by_type).toEqual({
+        pair: { ff: 1, fr: 1, rf: 1, rr: 1 },
+        single: { fw: 1, rc: 1 },
+        'orphan (read 1)': { fw: 1 },
+        'orphan (read 2)': { rc: 1 },
+      })
+      expect(s.references?.with_alignments).toBe(6)
+    }
+  })
+
+  it('scATAC: barcodes, references, alignment mapping types, fragment lengths', async () => {
+    const s = await statsOf(radBytes(atacPiscemRs()))
+    expect(s.assay).toBe('scATAC')
+    expect(s.barcodes?.distinct).toBe(ATAC_READS.length)
+    expect(s.umis).toBeNull()
+    expect(s.mapping_type).toEqual([
+      [1, 1],
+      [2, 1],
+      [4, 2],
+    ])
+    expect(s.fragment_length).toEqual([
+      [180, 1],
+      [212, 1],
+    ])
+    expect(s.fragment_length_unavailable).toBe(2)
+    expect(s.references?.top.all).toEqual([
+      ['chr1', 2],
+      ['chr2', 2],
+    ])
+    expect(s.orientation).toBeNull()
+  })
+
+  it('collated: one barcode per chunk gives per-cell figures from the chunks', async () => {
+    const reads = [...READS].sort((a, b) => (a.cb < b.cb ? -1 : a.cb > b.cb ? 1 : 0))
+    const spec = salmonScRna(reads, 100)
+    const byCell = [A, C, G, T].map((cb) => ({
+      records: (spec.chunks?.[0]?.records ?? []).filter((_, i) => reads[i]!.cb === cb),
+    }))
+    const s = await statsOf(radBytes({ ...spec, chunks: byCell }))
+    expect(s.chunks).toEqual({
+      count: 4,
+      records_per_chunk: { mean: 2, median: 2, min: 1, max: 3 },
+      collated: true,
+      records_per_cell: { mean: 2, median: 2 },
+    })
+    // The same records in mixed chunks are not collated.
+    expect((await statsOf(radBytes(salmonScRna(READS, 2)))).chunks.collated).toBe(false)
+  })
+})
+
+/** Independent figures from the display path (recordView / alignmentView), with Maps: fine in a test. */
+function expectedFromDisplay(r: ReadResult) {
+  const perBarcode = new Map<string, number>()
+  const pairs = new Map<string, number>()
+  const perRef = new Map<string, number>()
+  const ori = { fw: 0, rc: 0 }
+  for (const { record, alns } of flatRecords(r)) {
+    const cb = record.barcodes[0]!
+    perBarcode.set(cb, (perBarcode.get(cb) ?? 0) + 1)
+    const pair = `${cb}:${record.umi ?? ''}`
+    pairs.set(pair, (pairs.get(pair) ?? 0) + 1)
+    for (const a of alns) {
+      ori[a.ori as 'fw' | 'rc']++
+      perRef.set(a.refName, (perRef.get(a.refName) ?? 0) + 1)
+    }
+  }
+  const rank = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 20)
+  let gt = 0
+  for (const n of pairs.values()) gt += n % 2 === 1 ? 1 : -1
+  return { perBarcode, pairs, ori, top: rank(perBarcode), refTop: rank(perRef), refs: perRef.size, gt }
+}
+
+describe('the real salmon fixtures', () => {
+  it.each([
+    ['v3', SALMON_V3],
+    ['v2', SALMON_V2],
+  ])('%s: the same figures as the display path', async (_name, path) => {
+    const r = await readRad(new Uint8Array(readFileSync(path)))
+    const s = statsJson(accumulate(r), r.prelude, r.sem)
+    const want = expectedFromDisplay(r)
+    expect(s.barcodes?.distinct).toBe(want.perBarcode.size)
+    expect(s.barcodes?.top).toEqual(want.top)
+    expect(s.umis?.distinct_pairs).toBe(want.pairs.size)
+    expect(s.umis?.good_toulmin_2x).toBe(want.gt)
+    expect(s.orientation).toEqual(want.ori)
+    expect(s.references?.top.all).toEqual(want.refTop)
+    expect(s.references?.with_alignments).toBe(want.refs)
+    expect(s.exact).toBe(true)
+    expect(s.knee).toBeGreaterThan(0)
+  })
+
+  it('two accumulators with the chunks split between them merge to the same JSON as one', async () => {
+    const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
+    const one = statsJson(accumulate(r), r.prelude, r.sem)
+    const even = accumulate(
+      r,
+      undefined,
+      r.chunks.filter((_, k) => k % 2 === 0),
+    )
+    const odd = accumulate(
+      r,
+      undefined,
+      r.chunks.filter((_, k) => k % 2 === 1),
+    )
+    // Through structured cloning with the buffers transferred, as between workers.
+    const moved = structuredClone(odd, { transfer: statsTransferables(odd) })
+    expect(statsJson(mergeStates(r.prelude, r.sem, even, moved), r.prelude, r.sem)).toEqual(one)
+    expect(statsJson(mergeStates(r.prelude, r.sem, moved, even), r.prelude, r.sem)).toEqual(one)
+  })
+})
+
+describe('caps: past them, documented estimates', () => {
+  it('pairs past maxPairs are sampled by hash; the estimate is within its stated error', async () => {
+    const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
+    const exact = statsJson(accumulate(r), r.prelude, r.sem)
+    const s = statsJson(accumulate(r, { maxPairs: 2000 }), r.prelude, r.sem)
+    const u = s.umis!
+    expect(u.exact).toBe(false)
+    expect(s.exact).toBe(false)
+    expect(u.sampling_rate).toBeLessThan(1)
+    expect(u.relative_error).toBeGreaterThan(0)
+    const truth = exact.umis!.distinct_pairs
+    expect(Math.abs(u.distinct_pairs - truth) / truth).toBeLessThan(4 * u.relative_error)
+    // Barcodes stay exact.
+    expect(s.barcodes).toEqual(exact.barcodes)
+  })
+
+  it('barcodes past maxBarcodes: counted as untracked, distinct by HyperLogLog', async () => {
+    const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
+    const exact = statsJson(accumulate(r), r.prelude, r.sem)
+    const s = statsJson(accumulate(r, { maxBarcodes: 100 }), r.prelude, r.sem)
+    const b = s.barcodes!
+    expect(b.exact).toBe(false)
+    expect(b.top_exact).toBe(false)
+    expect(b.untracked_records).toBeGreaterThan(0)
+    expect(b.distinct_error).toBeGreaterThan(0)
+    expect(Math.abs(b.distinct - exact.barcodes!.distinct)).toBeLessThanOrEqual(4 * b.distinct_error + 1)
+    expect(s.records).toBe(exact.records)
+  })
+
+  it('a merge past the pair cap samples both sides alike', async () => {
+    const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
+    const opts = { maxPairs: 3000 }
+    const one = statsJson(accumulate(r, opts), r.prelude, r.sem)
+    const a = accumulate(
+      r,
+      opts,
+      r.chunks.filter((_, k) => k % 2 === 0),
+    )
+    const b = accumulate(
+      r,
+      opts,
+      r.chunks.filter((_, k) => k % 2 === 1),
+    )
+    const merged = statsJson(mergeStates(r.prelude, r.sem, a, b, opts), r.prelude, r.sem)
+    // Hash sampling keeps the same pairs whichever way the chunks went, once at the same rate.
+    expect(merged.umis?.sampling_rate).toBe(one.umis?.sampling_rate)
+    expect(merged.umis?.distinct_pairs).toBe(one.umis?.distinct_pairs)
+  })
+})
