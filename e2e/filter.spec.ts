@@ -33,8 +33,9 @@ async function sampleRecords(): Promise<TextRecord[]> {
     for (let r = 0; r < cols.recordCount; r++) {
       const view = recordView(cols, r, prelude, sem)
       const refs: string[] = []
-      for (let a = 0; a < view.naln; a++)
+      for (let a = 0; a < view.naln; a++) {
         refs.push(alignmentView(cols, (cols.alnStart[r] ?? 0) + a, prelude, sem).refName)
+      }
       out.push({ barcode: view.barcodes[0] ?? '', refs })
     }
   }
