@@ -137,3 +137,20 @@ test('indexing is announced politely and ends with "Indexed"; the file input is 
   await expect(announcement).toHaveText('Indexed')
   await expect(page.getByRole('progressbar', { name: 'Indexing sample.rad' })).toHaveAttribute('aria-valuenow', '100')
 })
+
+test('the filter bar and its results have no serious or critical axe violation, light and dark', async ({ page }) => {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await openSample(page)
+    await page.getByTestId('filter-ref').fill('GENE00059')
+    await page.getByTestId('filter-ref').press('Enter')
+    await expect(page.getByTestId('filter-status')).toHaveAttribute('data-state', 'done')
+    await expect(page.getByTestId('filter-result').first()).toBeVisible()
+    await expectAccessible(page, `filter results (${scheme})`, EXCLUDED)
+    // A filter the file cannot answer: the message is read out too.
+    await page.getByTestId('filter-barcode').fill('ACGT')
+    await page.getByTestId('filter-barcode').press('Enter')
+    await expect(page.getByTestId('filter-status')).toHaveAttribute('data-state', 'error')
+    await expectAccessible(page, `filter error (${scheme})`, EXCLUDED)
+  }
+})

@@ -1,6 +1,8 @@
 import { RadError } from '../rad/errors'
 import { NodeFileSource } from './nodeFileSource'
 import { runDump, runInfo, runSalvage, runValidate, runView } from './commands'
+import { FILTER_USAGE, extractFilterFlags } from './filterFlags'
+import type { RecordFilter } from '../rad/recordFilter'
 import { Output, reportLine } from './output'
 import { runStats } from './stats'
 import type { StatsFormat } from './stats'
@@ -15,6 +17,8 @@ commands:
   salvage IN OUT          write the valid part of IN to OUT: the prelude and every intact chunk, num_chunks corrected
   stats FILE [--json|--tsv]  whole-file statistics and the knee (docs/stats.md): a summary, the JSON,
                           or a MultiQC-friendly TSV (barcode, reads, distinct UMIs, above-knee flag)
+
+${FILTER_USAGE}
 
 Files may be plain RAD, chunk-compressed (lz4/zstd) or Snappy-framed (.sz).
 
@@ -31,10 +35,14 @@ interface Args {
   chunk: number | undefined
   header: boolean
   statsFormat: StatsFormat
+  filter: RecordFilter | undefined
 }
 
 /** The arguments, 'help', or what is wrong with them. */
-function parseArgs(argv: string[]): Args | string {
+function parseArgs(all: string[]): Args | string {
+  const flags = extractFilterFlags(all)
+  if (typeof flags === 'string') return flags
+  const { filter, rest: argv } = flags
   const positional: string[] = []
   let chunk: number | undefined
   let header = false
@@ -57,7 +65,8 @@ function parseArgs(argv: string[]): Args | string {
   const [command, file, output] = positional
   const arity = command === 'salvage' ? 3 : 2
   if (command === undefined || file === undefined || positional.length !== arity) return USAGE
-  return { command, file, output, chunk, header, statsFormat }
+  if (filter && command !== 'view' && command !== 'dump') return `filters apply to view and dump, not ${command}`
+  return { command, file, output, chunk, header, statsFormat, filter }
 }
 
 async function run(args: Args, out: Output): Promise<number> {
@@ -67,9 +76,9 @@ async function run(args: Args, out: Output): Promise<number> {
       case 'info':
         return await runInfo(source, out)
       case 'dump':
-        return await runDump(source, out, args.chunk)
+        return await runDump(source, out, args.chunk, args.filter)
       case 'view':
-        return await runView(source, out, args.header)
+        return await runView(source, out, args.header, args.filter)
       case 'validate':
         return await runValidate(source, out)
       case 'salvage':
@@ -88,7 +97,7 @@ async function run(args: Args, out: Output): Promise<number> {
 /** One line on stderr for anything that stopped a command; never a stack trace. */
 function failure(e: unknown, file: string): string {
   if (e instanceof RadError) {
-    return reportLine('error', { offset: e.offset ?? 0, chunk: e.chunk, message: e.message })
+    return reportLine('error', { offset: e.offset, chunk: e.chunk, message: e.message })
   }
   if (e instanceof Error && 'code' in e && (e.code === 'ENOENT' || e.code === 'EISDIR' || e.code === 'EACCES')) {
     return `cannot open ${file}: ${e.message}`

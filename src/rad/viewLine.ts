@@ -8,11 +8,20 @@ import type { ChunkColumns, Prelude } from './types'
  * `ID:<rec>\tHI:<n>\tNH:<naln>\tCB:<bc>\tUMI:<umi>\tDIR:<bool>\t<ref name>`.
  * Other assays get the decoded equivalent: their barcodes, orientation,
  * position, fragment length, mapping type and remaining tags as NAME:value,
- * with the reference name always last.
+ * with the reference name always last. `records` (indices in the chunk, from
+ * a filter) limits the lines to those records.
  */
-export function viewLines(cols: ChunkColumns, firstRecord: number, prelude: Prelude, sem: Semantics): string[] {
+export function viewLines(
+  cols: ChunkColumns,
+  firstRecord: number,
+  prelude: Prelude,
+  sem: Semantics,
+  records?: Uint32Array,
+): string[] {
   const lines: string[] = []
-  for (let r = 0; r < cols.recordCount; r++) {
+  const count = records ? records.length : cols.recordCount
+  for (let i = 0; i < count; i++) {
+    const r = records ? (records[i] ?? 0) : i
     const rec = recordView(cols, r, prelude, sem)
     const readFields: string[] = []
     if (rec.barcodes.length === 1) readFields.push(`CB:${rec.barcodes[0] ?? ''}`)
