@@ -2,6 +2,7 @@ import { RadError } from '../rad/errors'
 import { NodeFileSource } from './nodeFileSource'
 import { runDump, runInfo, runSalvage, runValidate, runView } from './commands'
 import { Output, reportLine } from './output'
+import { runServe } from './serve'
 
 const USAGE = `usage: node bin/rad.mjs COMMAND FILE [options]
 
@@ -11,6 +12,7 @@ commands:
   view FILE [-H]          one line per alignment, like \`alevin-fry view\` (-H: reference list first)
   validate FILE           check every chunk (and every .sz frame's checksum)
   salvage IN OUT          write the valid part of IN to OUT: the prelude and every intact chunk, num_chunks corrected
+  serve FILE… [--port N]  serve the viewer and FILEs over HTTP, print a link per file (serve --help)
 
 Files may be plain RAD, chunk-compressed (lz4/zstd) or Snappy-framed (.sz).
 
@@ -90,6 +92,7 @@ function failure(e: unknown, file: string): string {
 
 /** Runs one command; the exit status is documented in USAGE. Never throws. */
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'serve') return runServe(argv.slice(1))
   const args = parseArgs(argv)
   if (args === 'help') {
     process.stdout.write(`${USAGE}\n`)
