@@ -12,6 +12,8 @@ export interface RemoteVersion {
   size: number
   etag?: string
   lastModified?: string
+  /** The server ignores Range: every source on this URL reads the whole body (at most WHOLE_BODY_LIMIT). */
+  wholeBody?: boolean
 }
 
 export interface HttpSourceOptions {
@@ -117,9 +119,10 @@ export class HttpSource implements ByteSource {
    */
   static async open(url: string, opts: HttpSourceOptions = {}, signal?: AbortSignal): Promise<HttpSource> {
     const absolute = new URL(url, baseHref()).href
-    if (opts.version) return new HttpSource(absolute, opts.version, opts)
-    const probe = new HttpSource(absolute, { size: 0 }, opts)
+    if (opts.version && !opts.version.wholeBody) return new HttpSource(absolute, opts.version, opts)
+    const probe = new HttpSource(absolute, opts.version ?? { size: 0 }, opts)
     const first = await probe.fetchFirst(signal)
+    if (opts.version) probe.checkVersion(first.version)
     const source = new HttpSource(absolute, first.version, opts)
     if (first.whole) {
       source.whole = first.whole
@@ -301,7 +304,7 @@ export class HttpSource implements ByteSource {
     }
     const whole = await readBodyUpTo(res, limit, signal)
     if (!whole) throw tooLarge(limit + 1)
-    const version = { ...responseVersion(res, whole.length), size: whole.length }
+    const version = { ...responseVersion(res, whole.length), size: whole.length, wholeBody: true }
     return { version, bytes: whole, whole }
   }
 

@@ -92,6 +92,11 @@ describe('HttpSource', () => {
     expect(src.size).toBe(bytes.length)
     expect(await src.read(2_000_000, 10)).toEqual(bytes.subarray(2_000_000, 2_000_010))
     expect(s.requests).toHaveLength(1)
+    // A decode worker given this version reads the whole body too, and checks it is the same file.
+    const again = await HttpSource.open(s.url('/data/map.rad'), { version: src.version })
+    expect(await again.read(5, 5)).toEqual(bytes.subarray(5, 10))
+    s.setFile('/data/map.rad', bytes.slice())
+    expect((await failure(HttpSource.open(s.url('/data/map.rad'), { version: src.version }))).code).toBe('FILE_CHANGED')
   })
 
   it('says plainly that a server without Range cannot serve a large file', async () => {
