@@ -1,9 +1,10 @@
 // Thin Comlink entry of a decode worker: the work is decodeBatch().
 import { expose, transfer } from 'comlink'
 import './comlinkErrors'
-import { BlobSource } from '../io/blobSource'
+import type { ByteSource } from '../io/byteSource'
 import { confirmUnchanged } from '../io/fileFingerprint'
 import { openSource } from '../io/readPrelude'
+import { openByteSource } from '../io/sourceSpec'
 import { decodeBatch, makeDecoder } from './decodeBatch'
 import type { Decoder } from './decodeBatch'
 import type { DecodeApi } from './protocol'
@@ -11,15 +12,15 @@ import { chunkBuffers } from './transfer'
 
 let ready: Promise<Decoder> | undefined
 /** The file itself (not the unwrapped .sz stream): what recheck() reads. */
-let raw: BlobSource | undefined
+let raw: ByteSource | undefined
 
 const api: DecodeApi = {
-  open(file, prelude, container) {
+  open(spec, prelude, container) {
     ready = (async () => {
-      const blob = new BlobSource(file)
-      raw = blob
+      const file = await openByteSource(spec)
+      raw = file
       // A .sz file is unwrapped again here: offsets in the index are positions in the RAD stream.
-      const source = container === 'snappy-framed' ? (await openSource(blob)).source : blob
+      const source = container === 'snappy-framed' ? (await openSource(file)).source : file
       return makeDecoder(source, prelude)
     })()
     return ready.then(() => undefined)

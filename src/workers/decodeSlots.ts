@@ -2,6 +2,7 @@ import { transfer, wrap } from 'comlink'
 import type { Remote } from 'comlink'
 import './comlinkErrors'
 import type { FileFingerprint } from '../io/fileFingerprint'
+import type { SourceSpec } from '../io/sourceSpec'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { ChunkRequest, DecodeApi, OpenedFile } from './protocol'
 
@@ -54,7 +55,7 @@ export interface SlotsOptions {
 export class DecodeSlots {
   private readonly opts: SlotsOptions
   private slots: Slot[] = []
-  private opened: { file: Blob; prelude: Prelude; container: OpenedFile['container'] } | undefined
+  private opened: { source: SourceSpec; prelude: Prelude; container: OpenedFile['container'] } | undefined
   private started = false
   private closed = false
 
@@ -75,8 +76,8 @@ export class DecodeSlots {
   }
 
   /** Gives every worker, and every later replacement, the file to decode from. */
-  open(file: Blob, prelude: Prelude, container: OpenedFile['container']): void {
-    this.opened = { file, prelude, container }
+  open(source: SourceSpec, prelude: Prelude, container: OpenedFile['container']): void {
+    this.opened = { source, prelude, container }
     for (const slot of this.slots) this.openSlot(slot)
   }
 
@@ -152,7 +153,7 @@ export class DecodeSlots {
   private openSlot(slot: Slot): void {
     const o = this.opened
     if (!o) return
-    slot.api.open(o.file, o.prelude, o.container).catch(() => {
+    slot.api.open(o.source, o.prelude, o.container).catch(() => {
       // The same error reaches every decode call made on this worker.
     })
   }

@@ -7,6 +7,7 @@
  */
 import type { FileFingerprint } from '../io/fileFingerprint'
 import type { SalvagePlan } from '../io/salvage'
+import type { RemoteVersion, SourceSpec } from '../io/sourceSpec'
 import type { ScanProgress } from '../io/scanChunks'
 import type { ScanTiming } from '../io/scanPace'
 import type { ChunkIndex } from '../rad/chunkIndex'
@@ -25,6 +26,8 @@ export interface OpenedFile {
   sourceSize: number
   /** The file's size and the bytes at both ends when it was opened: the page re-checks them (docs/integrity.md). */
   fingerprint: FileFingerprint
+  /** A URL's size and ETag/Last-Modified as first read: the decode workers read against this version. */
+  remote?: RemoteVersion
 }
 
 export type { ScanProgress }
@@ -93,7 +96,7 @@ export interface IndexApi {
    * file (a prelude that cannot be read included) are in the summary; only
    * internal failures reject.
    */
-  scan(file: Blob, jobId: number, events: ScanEvents, options?: ScanRequest): Promise<ScanSummary>
+  scan(source: SourceSpec, jobId: number, events: ScanEvents, options?: ScanRequest): Promise<ScanSummary>
   /** Stops scan `jobId` at its next read; the chunks found so far stay indexed. */
   cancel(jobId: number): void
   /**
@@ -115,7 +118,7 @@ export interface ChunkRequest {
 
 export interface DecodeApi {
   /** Called once per worker; every decode call waits for it. */
-  open(file: Blob, prelude: Prelude, container: OpenedFile['container']): Promise<void>
+  open(source: SourceSpec, prelude: Prelude, container: OpenedFile['container']): Promise<void>
   /**
    * Decodes chunks that lie back to back in the file with one read. Returns
    * one ChunkColumns per request, in order; when chunk k > 0 of the batch is

@@ -107,10 +107,13 @@ function sessionOn(file: ChangingFile, onFirst: () => void = () => undefined): R
     },
     recheck: (fingerprint) => confirmUnchanged(file, fingerprint),
   }
-  const session = new RadSession(new File([bytes as Uint8Array<ArrayBuffer>], 'sc.rad'), {
-    decodeWorkers: 1,
-    workers: { index: () => channelWorker(index), decode: () => channelWorker(decode) },
-  })
+  const session = new RadSession(
+    { kind: 'file', file: new File([bytes as Uint8Array<ArrayBuffer>], 'sc.rad') },
+    {
+      decodeWorkers: 1,
+      workers: { index: () => channelWorker(index), decode: () => channelWorker(decode) },
+    },
+  )
   sessions.push(session)
   return session
 }
