@@ -103,6 +103,23 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../workers/*', '../ui/*', '../cli/*', 'react', 'react-dom', 'comlink'],
+              message:
+                'src/server is Node-only HTTP serving for the CLI; it never imports the page, its workers or the CLI.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/ui/**/*.{ts,tsx}', 'src/main.tsx'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

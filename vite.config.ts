@@ -20,6 +20,9 @@ function devCsp(): Plugin {
 }
 
 export default defineConfig({
+  // Relative asset URLs: the same build works from any base path (a project's GitHub Pages at
+  // /NAME/, a folder on a web server) as well as from `/` (vite preview, `rad serve`).
+  base: './',
   plugins: [react(), devCsp()],
   worker: { format: 'es' },
   // The workers' dependencies: Vite's dev server finds them only once a worker starts, after the

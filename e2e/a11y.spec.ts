@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { FIXTURES, SAMPLE, expectedOfFile, expectAccessible, fmt, must, recordRow, tempDir } from './helpers'
 import type { AxeExclusions } from './helpers'
+import { startRangeServer } from '../test/helpers/rangeServer'
 
 /**
  * axe-core finds no serious or critical violation on the landing page, on an open
@@ -55,6 +56,26 @@ test('in the dark theme, the landing page and an open file have no serious or cr
   await expectAccessible(page, 'landing page (dark)', EXCLUDED)
   await openSample(page)
   await expectAccessible(page, 'open file (dark)', EXCLUDED)
+})
+
+test('the open-URL control, filled and after a refused URL, in both themes, has no serious or critical axe violation', async ({
+  page,
+}) => {
+  const server = await startRangeServer({ '/map.rad': new Uint8Array(readFileSync(SAMPLE)) }, { cors: false })
+  try {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      await page.goto('/')
+      await expect(page.getByRole('textbox', { name: /Open URL/ })).toBeVisible()
+      await page.getByTestId('open-url').fill(server.url('/map.rad'))
+      await expectAccessible(page, `open-URL control (${scheme})`, EXCLUDED)
+      await page.getByTestId('open-url').press('Enter')
+      await expect(page.getByTestId('error-banner')).toContainText('CORS')
+      await expectAccessible(page, `URL refused (${scheme})`, EXCLUDED)
+    }
+  } finally {
+    await server.close()
+  }
 })
 
 test('a damaged file has no serious or critical axe violation', async ({ page }) => {

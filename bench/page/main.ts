@@ -88,7 +88,7 @@ async function index(checkBeside = false): Promise<{ ms: number; firstMs: number
   let firstMs = -1
   try {
     const summary = await api.scan(
-      file(),
+      { kind: 'file', file: file() },
       1,
       proxy({
         opened: (o: OpenedFile) => {
@@ -137,13 +137,17 @@ async function decode(
   const reqs: ChunkRequest[] = got.offset.map((offset, k) => ({ chunk: k, offset, nbytes: got.nbytes[k] ?? 0 }))
   if (countOnly) return decodeApart(n, got, reqs)
   let failed: string | undefined
-  const pool = new DecodePool(file(), {
-    size: n,
-    createWorker: () => new Worker(new URL('../../src/workers/decode.worker.ts', import.meta.url), { type: 'module' }),
-    onWorkerFailed: (message) => {
-      failed = message
+  const pool = new DecodePool(
+    { kind: 'file', file: file() },
+    {
+      size: n,
+      createWorker: () =>
+        new Worker(new URL('../../src/workers/decode.worker.ts', import.meta.url), { type: 'module' }),
+      onWorkerFailed: (message) => {
+        failed = message
+      },
     },
-  })
+  )
   try {
     pool.open(got.opened.prelude, got.opened.container)
     pool.setConvention(got.convention)

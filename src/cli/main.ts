@@ -6,6 +6,7 @@ import type { RecordFilter } from '../rad/recordFilter'
 import { Output, reportLine } from './output'
 import { runStats } from './stats'
 import type { StatsFormat } from './stats'
+import { runServe } from './serve'
 
 const USAGE = `usage: node bin/rad.mjs COMMAND FILE [options]
 
@@ -17,6 +18,7 @@ commands:
   salvage IN OUT          write the valid part of IN to OUT: the prelude and every intact chunk, num_chunks corrected
   stats FILE [--json|--tsv]  whole-file statistics and the knee (docs/stats.md): a summary, the JSON,
                           or a MultiQC-friendly TSV (barcode, reads, distinct UMIs, above-knee flag)
+  serve FILE… [--port N]  serve the viewer and FILEs over HTTP, print a link per file (serve --help)
 
 ${FILTER_USAGE}
 
@@ -109,6 +111,7 @@ function failure(e: unknown, file: string): string {
 
 /** Runs one command; the exit status is documented in USAGE. Never throws. */
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'serve') return runServe(argv.slice(1))
   const args = parseArgs(argv)
   if (args === 'help') {
     process.stdout.write(`${USAGE}\n`)

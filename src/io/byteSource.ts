@@ -51,6 +51,12 @@ export interface ByteSource {
   readInto?(offset: number, length: number, into: ArrayBuffer, signal?: AbortSignal): Promise<Uint8Array | undefined>
   /** Sources over a container (SnappyFramedSource): what the reads so far found damaged, in source order. */
   damage?(): SourceDamage[]
+  /**
+   * Sources that cache what they read (HttpSource): asks the origin whether
+   * the bytes are still the version read, and throws FILE_CHANGED if not.
+   * confirmUnchanged calls it before comparing a fingerprint.
+   */
+  revalidate?(signal?: AbortSignal): Promise<void>
 }
 
 /** A byte array as a ByteSource (tests, samples): each read is a copy, so the caller owns it. */

@@ -44,6 +44,8 @@ export async function confirmUnchanged(source: ByteSource, was: FileFingerprint,
     if (source.size !== was.size) {
       throw fileChanged(`its size is now ${fmtInt(source.size)} bytes, not ${fmtInt(was.size)}`)
     }
+    // A remote file: the server's ETag and size (HttpSource); its reads come from a cache.
+    await source.revalidate?.(signal)
     now = await takeFingerprint(source, signal)
   } catch (e) {
     if (e instanceof RadError && e.code === 'READ_FAILED') throw fileChanged(`it can no longer be read (${e.message})`)

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { prewarmIndexWorker } from '../workers/client'
+import { prewarmIndexWorker, urlSpec } from '../workers/client'
+import type { SourceSpec } from '../workers/client'
 import { DropChoice } from './DropChoice'
 import { readSidecars } from './dropEntries'
 import type { DropPlan, DroppedFile, Sidecar } from './dropPlan'
@@ -8,6 +9,7 @@ import { FileView } from './FileView'
 import { HelpPanel } from './HelpPanel'
 import { IdleView } from './IdleView'
 import { TopBar } from './TopBar'
+import { readUrlParam, showUrlParam } from './urlParam'
 import { useRadSession } from './useRadSession'
 
 const SAMPLE_URL = `${import.meta.env.BASE_URL}sample.rad`
@@ -35,14 +37,44 @@ export function App() {
 
   // Counts open requests, so a slow sample download never replaces a file opened meanwhile.
   const requests = useRef(0)
-  const openFile = useCallback(
-    (file: File) => {
+  const openSource = useCallback(
+    (source: SourceSpec) => {
       requests.current++
       setSampleError(undefined)
-      open(file)
+      showUrlParam(source.kind === 'url' ? source.url : undefined)
+      open(source)
     },
     [open],
   )
+  const openFile = useCallback(
+    (file: File) => {
+      openSource({ kind: 'file', file })
+    },
+    [openSource],
+  )
+  /** A URL from "Open URL…" or `?url=`: read by HTTP Range from its own server. */
+  const openUrl = useCallback(
+    (url: string) => {
+      setDropped(undefined)
+      try {
+        openSource(urlSpec(url, location.href))
+      } catch (e) {
+        setSampleError(`Could not open ${url}: ${e instanceof Error ? e.message : String(e)}`)
+      }
+    },
+    [openSource],
+  )
+  // `?url=` in the page address: opened once, after the first render (the workers start outside React).
+  const urlParamSeen = useRef(false)
+  useEffect(() => {
+    if (urlParamSeen.current) return
+    urlParamSeen.current = true
+    const url = readUrlParam(location.search)
+    if (url === undefined) return
+    queueMicrotask(() => {
+      openUrl(url)
+    })
+  }, [openUrl])
   /** A file from outside a dropped folder: the folder's panel goes. */
   const openOther = useCallback(
     (file: File) => {
@@ -78,18 +110,19 @@ export function App() {
         if (!res.ok) throw new Error(`the server answered ${String(res.status)}`)
         // A Blob handle only: the bytes are read by the workers, not here.
         const blob = await res.blob()
-        if (request === requests.current) open(new File([blob], 'sample.rad', { type: 'application/octet-stream' }))
+        if (request === requests.current) openFile(new File([blob], 'sample.rad', { type: 'application/octet-stream' }))
       })
       .catch((e: unknown) => {
         setSampleError(`Could not load the sample file: ${e instanceof Error ? e.message : String(e)}`)
       })
-  }, [open])
+  }, [openFile])
 
   return (
     <div className="app">
       <TopBar
         onFile={openOther}
         onSample={openSample}
+        onUrl={openUrl}
         input={fileInput}
         helpOpen={helpOpen}
         onHelp={() => {
@@ -116,7 +149,7 @@ export function App() {
           key={session.id}
           session={session}
           onRetry={() => {
-            openFile(session.file)
+            openSource(session.source)
           }}
           onReopen={openFile}
         />

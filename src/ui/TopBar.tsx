@@ -1,9 +1,11 @@
 import type { ChangeEvent, RefObject } from 'react'
+import { OpenUrl } from './OpenUrl'
 import { ThemeToggle } from './ThemeToggle'
 
 interface Props {
   onFile: (file: File) => void
   onSample: () => void
+  onUrl: (url: string) => void
   /** The file input, shared with the idle page's drop area (a click there opens the same chooser). */
   input: RefObject<HTMLInputElement | null>
   helpOpen: boolean
@@ -11,7 +13,7 @@ interface Props {
 }
 
 /** Title, "Open file" (a hidden file input), "Try a sample" and the privacy note. */
-export function TopBar({ onFile, onSample, input, helpOpen, onHelp }: Props) {
+export function TopBar({ onFile, onSample, onUrl, input, helpOpen, onHelp }: Props) {
   const onChange = (ev: ChangeEvent<HTMLInputElement>) => {
     const file = ev.target.files?.[0]
     // Reset so choosing the same file again still fires a change.
@@ -30,6 +32,7 @@ export function TopBar({ onFile, onSample, input, helpOpen, onHelp }: Props) {
         <button type="button" className="btn btn-primary" onClick={() => input.current?.click()}>
           Open file…
         </button>
+        <OpenUrl onOpen={onUrl} />
         <button type="button" className="btn" onClick={onSample}>
           Try a sample
         </button>

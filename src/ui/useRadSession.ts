@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react'
-import { openRadFile } from '../workers/client'
-import type { RadSession, SessionState } from '../workers/client'
+import { openRadSource } from '../workers/client'
+import type { RadSession, SessionState, SourceSpec } from '../workers/client'
 
 /**
  * Owns the RadSession of the current file. Opening another file disposes the
@@ -9,14 +9,14 @@ import type { RadSession, SessionState } from '../workers/client'
  */
 export function useRadSession(): {
   session: RadSession | undefined
-  open: (file: File) => void
+  open: (source: SourceSpec) => void
 } {
   const [session, setSession] = useState<RadSession | undefined>(undefined)
   const current = useRef<RadSession | undefined>(undefined)
 
-  const open = useCallback((file: File) => {
+  const open = useCallback((source: SourceSpec) => {
     current.current?.dispose()
-    const next = openRadFile(file)
+    const next = openRadSource(source)
     current.current = next
     setSession(next)
   }, [])

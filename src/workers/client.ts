@@ -10,6 +10,8 @@
 import { proxy } from 'comlink'
 import './comlinkErrors'
 import { fileChanged, isFileChange } from '../io/fileFingerprint'
+import { knownSize, sourceName, urlSpec } from '../io/sourceSpec'
+import type { SourceSpec } from '../io/sourceSpec'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { RadError, fmtInt } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
@@ -32,6 +34,8 @@ export type { FilterRun, FilterState } from './filterPass'
 export { MAX_KEPT_MATCHES } from './filterPass'
 export type { SessionPhase, SessionState } from './sessionStore'
 export { prewarmIndexWorker } from './indexWorkerLink'
+export type { SourceSpec }
+export { urlSpec }
 
 export interface SessionOptions {
   /** Byte budget of the decoded-chunk cache. */
@@ -59,7 +63,8 @@ function createDecodeWorker(): Worker {
 
 export class RadSession {
   readonly id: number
-  readonly file: File
+  /** What this session reads: a File, or a URL read by HTTP Range. */
+  readonly source: SourceSpec
   readonly index = new IndexStore()
   private readonly store: SessionStore
   private readonly indexWorker: IndexWorkerLink
@@ -72,14 +77,14 @@ export class RadSession {
   private opened: OpenedFile | undefined
   private disposed = false
 
-  constructor(file: File, opts: SessionOptions = {}) {
+  constructor(source: SourceSpec, opts: SessionOptions = {}) {
     this.id = nextJob++
-    this.file = file
-    this.store = new SessionStore(file)
+    this.source = source
+    this.store = new SessionStore({ name: sourceName(source), size: knownSize(source) })
     this.cache = new ChunkCache(opts.cacheBytes ?? DEFAULT_CACHE_BYTES, () => {
       if (!this.disposed) this.store.bumpData()
     })
-    this.pool = new DecodePool(file, {
+    this.pool = new DecodePool(source, {
       size: opts.decodeWorkers ?? poolSize(cores()),
       createWorker: opts.workers?.decode ?? createDecodeWorker,
       onWorkerFailed: (message) => {
@@ -111,7 +116,7 @@ export class RadSession {
       opened: (opened) => {
         if (this.disposed) return
         this.opened = opened
-        this.pool.open(opened.prelude, opened.container, opened.frames)
+        this.pool.open(opened.prelude, opened.container, opened.remote, opened.frames)
         this.store.update({ opened, semantics: inferSemantics(opened.prelude), phase: 'indexing' })
       },
       first: (added: ChunkIndex, chunks, convention) => {
@@ -134,7 +139,7 @@ export class RadSession {
       },
     }
     const options = { checkBeside: checkBeside(cores()) }
-    this.indexWorker.api.scan(this.file, this.id, proxy(events), options).then(
+    this.indexWorker.api.scan(this.source, this.id, proxy(events), options).then(
       (summary) => {
         this.finishIndex(summary.error ? RadError.fromData(summary.error) : undefined, summary)
       },
@@ -259,10 +264,12 @@ export class RadSession {
    */
   salvagedFile(): File | undefined {
     const offer = this.store.current.summary?.salvage
-    if (!offer || this.disposed || this.store.current.changed) return undefined
+    // A URL's valid part would have to be downloaded first: `rad salvage` on the server is the way.
+    if (!offer || this.disposed || this.store.current.changed || this.source.kind !== 'file') return undefined
+    const { file } = this.source
     const parts: BlobPart[] = [offer.head as Uint8Array<ArrayBuffer>]
-    for (const [start, end] of offer.ranges) parts.push(this.file.slice(start, end))
-    return new File(parts, salvagedName(this.file.name), { type: 'application/octet-stream' })
+    for (const [start, end] of offer.ranges) parts.push(file.slice(start, end))
+    return new File(parts, salvagedName(sourceName(this.source)), { type: 'application/octet-stream' })
   }
 
   /**
@@ -312,7 +319,7 @@ export function salvagedName(name: string): string {
   return `${base === '' ? 'file' : base}.salvaged.rad`
 }
 
-/** Opens a dropped or chosen file: workers start at once; nothing is read on this thread. */
-export function openRadFile(file: File, opts?: SessionOptions): RadSession {
-  return new RadSession(file, opts)
+/** Opens a dropped or chosen file, or a URL: workers start at once; nothing is read on this thread. */
+export function openRadSource(source: SourceSpec, opts?: SessionOptions): RadSession {
+  return new RadSession(source, opts)
 }

@@ -1,10 +1,11 @@
 // Thin Comlink entry of a decode worker: the work is decodeBatch().
 import { expose, transfer } from 'comlink'
 import './comlinkErrors'
-import { BlobSource } from '../io/blobSource'
+import type { ByteSource } from '../io/byteSource'
 import { confirmUnchanged } from '../io/fileFingerprint'
 import { openSource } from '../io/readPrelude'
 import { SnappyFramedSource } from '../io/snappySource'
+import { openByteSource } from '../io/sourceSpec'
 import { decodeBatch, makeDecoder } from './decodeBatch'
 import type { Decoder } from './decodeBatch'
 import { filterBatch } from './filterBatch'
@@ -13,21 +14,21 @@ import { chunkBuffers } from './transfer'
 
 let ready: Promise<Decoder> | undefined
 /** The file itself (not the unwrapped .sz stream): what recheck() reads. */
-let raw: BlobSource | undefined
+let raw: ByteSource | undefined
 
 const api: DecodeApi = {
-  open(file, prelude, container, frames) {
+  open(spec, prelude, container, frames) {
     ready = (async () => {
-      const blob = new BlobSource(file)
-      raw = blob
+      const file = await openByteSource(spec)
+      raw = file
       // A .sz file is unwrapped here too (offsets in the index are positions in the RAD stream),
       // from the frame table the index worker walked when it came along.
       const source =
         container !== 'snappy-framed'
-          ? blob
+          ? file
           : frames
-            ? SnappyFramedSource.fromTable(blob, frames)
-            : (await openSource(blob)).source
+            ? SnappyFramedSource.fromTable(file, frames)
+            : (await openSource(file)).source
       return makeDecoder(source, prelude)
     })()
     return ready.then(() => undefined)

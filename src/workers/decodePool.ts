@@ -1,4 +1,5 @@
 import type { FileFingerprint } from '../io/fileFingerprint'
+import type { RemoteVersion, SourceSpec } from '../io/sourceSpec'
 import { RadError, fmtInt } from '../rad/errors'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import { BULK_DEPTH, bulkPass } from './bulkPass'
@@ -39,7 +40,7 @@ interface Pending extends Queued {
  * is reported. `bulk` runs a whole-file pass beside the queue (bulkPass.ts).
  */
 export class DecodePool {
-  private readonly file: Blob
+  private source: SourceSpec
   private readonly opts: PoolOptions
   private readonly slots: DecodeSlots
   private readonly queue = new DecodeQueue<Pending>()
@@ -49,8 +50,8 @@ export class DecodePool {
   private convention: NbytesConvention | undefined
   private disposed = false
 
-  constructor(file: Blob, opts: PoolOptions) {
-    this.file = file
+  constructor(source: SourceSpec, opts: PoolOptions) {
+    this.source = source
     this.opts = opts
     this.slots = new DecodeSlots({
       size: opts.size,
@@ -71,9 +72,14 @@ export class DecodePool {
     if (!this.disposed) this.slots.start()
   }
 
-  open(prelude: Prelude, container: OpenedFile['container'], frames?: SnappyFrameTable): void {
+  /**
+   * `remote`: a URL's version as the index worker read it (OpenedFile.remote); the workers read
+   * against it. `frames`: a .sz file's frame table (OpenedFile.frames).
+   */
+  open(prelude: Prelude, container: OpenedFile['container'], remote?: RemoteVersion, frames?: SnappyFrameTable): void {
     this.opened = true
-    this.slots.open(this.file, prelude, container, frames)
+    if (remote && this.source.kind === 'url') this.source = { ...this.source, version: remote }
+    this.slots.open(this.source, prelude, container, frames)
     this.dispatch()
   }
 

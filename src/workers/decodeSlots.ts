@@ -2,6 +2,7 @@ import { transfer, wrap } from 'comlink'
 import type { Remote } from 'comlink'
 import './comlinkErrors'
 import type { FileFingerprint } from '../io/fileFingerprint'
+import type { SourceSpec } from '../io/sourceSpec'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { FilterBatchResult, FilterJob } from './filterBatch'
 import type { ChunkRequest, DecodeApi, OpenedFile } from './protocol'
@@ -57,7 +58,7 @@ export class DecodeSlots {
   private readonly opts: SlotsOptions
   private slots: Slot[] = []
   private opened:
-    | { file: Blob; prelude: Prelude; container: OpenedFile['container']; frames: SnappyFrameTable | undefined }
+    | { source: SourceSpec; prelude: Prelude; container: OpenedFile['container']; frames: SnappyFrameTable | undefined }
     | undefined
   private started = false
   private closed = false
@@ -79,8 +80,13 @@ export class DecodeSlots {
   }
 
   /** Gives every worker, and every later replacement, the file to decode from. */
-  open(file: Blob, prelude: Prelude, container: OpenedFile['container'], frames: SnappyFrameTable | undefined): void {
-    this.opened = { file, prelude, container, frames }
+  open(
+    source: SourceSpec,
+    prelude: Prelude,
+    container: OpenedFile['container'],
+    frames: SnappyFrameTable | undefined,
+  ): void {
+    this.opened = { source, prelude, container, frames }
     for (const slot of this.slots) this.openSlot(slot)
   }
 
@@ -175,7 +181,7 @@ export class DecodeSlots {
   private openSlot(slot: Slot): void {
     const o = this.opened
     if (!o) return
-    slot.api.open(o.file, o.prelude, o.container, o.frames).catch(() => {
+    slot.api.open(o.source, o.prelude, o.container, o.frames).catch(() => {
       // The same error reaches every decode call made on this worker.
     })
   }

@@ -2,12 +2,14 @@
 import { expose, transfer } from 'comlink'
 import type { Remote } from 'comlink'
 import './comlinkErrors'
-import { BlobSource } from '../io/blobSource'
+import { openByteSource, remoteVersionOf } from '../io/sourceSpec'
+import type { SourceSpec } from '../io/sourceSpec'
+import { RadError } from '../rad/errors'
 import type { Prelude } from '../rad/types'
 import type { RecordChecker } from './checksBeside'
 import type { ScanEvents, ScanRequest, ScanSummary } from './protocol'
 import { remoteChecker } from './remoteChecker'
-import { scanFile } from './scanFile'
+import { scanFile, unreadable } from './scanFile'
 
 interface Job {
   controller: AbortController
@@ -37,15 +39,25 @@ function startChecker(prelude: Prelude): RecordChecker | undefined {
 
 /** IndexApi as the worker sees it: the callbacks are remote, so each call returns a promise. */
 const api = {
-  async scan(file: Blob, jobId: number, events: Remote<ScanEvents>, options?: ScanRequest): Promise<ScanSummary> {
+  async scan(spec: SourceSpec, jobId: number, events: Remote<ScanEvents>, options?: ScanRequest): Promise<ScanSummary> {
     const controller = new AbortController()
     const job: Job = { controller, holdUntil: 0 }
     jobs.set(jobId, job)
     try {
+      const started = Date.now()
+      let source
+      try {
+        source = await openByteSource(spec, controller.signal)
+      } catch (e) {
+        // A URL that cannot be read (unreachable, CORS, no Range): the same report as a file that is not RAD.
+        if (e instanceof RadError) return unreadable(e, started)
+        throw e
+      }
+      const remote = remoteVersionOf(source)
       const summary = await scanFile(
-        new BlobSource(file),
+        source,
         {
-          opened: (opened) => events.opened(opened),
+          opened: (opened) => events.opened(remote ? { ...opened, remote } : opened),
           first: (index, chunks, convention, buffers) => events.first(transfer(index, buffers), chunks, convention),
           index: (added, convention, buffers) => events.index(transfer(added, buffers), convention),
           progress: (p) => events.progress(p),

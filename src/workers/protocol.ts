@@ -7,6 +7,7 @@
  */
 import type { FileFingerprint } from '../io/fileFingerprint'
 import type { SalvagePlan } from '../io/salvage'
+import type { RemoteVersion, SourceSpec } from '../io/sourceSpec'
 import type { ScanProgress } from '../io/scanChunks'
 import type { ScanTiming } from '../io/scanPace'
 import type { SnappyFrameTable } from '../io/snappySource'
@@ -29,6 +30,8 @@ export interface OpenedFile {
   fingerprint: FileFingerprint
   /** For a .sz file, the frame table the index worker walked: decode workers reuse it. */
   frames?: SnappyFrameTable
+  /** A URL's size and ETag/Last-Modified as first read: the decode workers read against this version. */
+  remote?: RemoteVersion
 }
 
 export type { ScanProgress }
@@ -97,7 +100,7 @@ export interface IndexApi {
    * file (a prelude that cannot be read included) are in the summary; only
    * internal failures reject.
    */
-  scan(file: Blob, jobId: number, events: ScanEvents, options?: ScanRequest): Promise<ScanSummary>
+  scan(source: SourceSpec, jobId: number, events: ScanEvents, options?: ScanRequest): Promise<ScanSummary>
   /** Stops scan `jobId` at its next read; the chunks found so far stay indexed. */
   cancel(jobId: number): void
   /**
@@ -120,7 +123,7 @@ export interface ChunkRequest {
 export interface DecodeApi {
   /** Called once per worker; every decode call waits for it. `frames`: a .sz file's frame table (OpenedFile). */
   open(
-    file: Blob,
+    source: SourceSpec,
     prelude: Prelude,
     container: OpenedFile['container'],
     frames: SnappyFrameTable | undefined,

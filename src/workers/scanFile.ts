@@ -108,7 +108,7 @@ function cancelledWith(found: Findings, started: number): ScanSummary {
 }
 
 /** The file could not be opened as RAD at all (not RAD, empty, cut inside the prelude…). */
-function unreadable(e: RadError, started: number): ScanSummary {
+export function unreadable(e: RadError, started: number): ScanSummary {
   const issue = issueFromError(e)
   return {
     ...emptySummary(started),

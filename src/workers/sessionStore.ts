@@ -40,7 +40,7 @@ export interface SessionState {
   changed: RadError | undefined
 }
 
-function initialState(file: Blob & { name: string }): SessionState {
+function initialState(file: { name: string; size: number }): SessionState {
   return {
     phase: 'opening',
     fileName: file.name,
@@ -67,7 +67,7 @@ export class SessionStore {
   private readonly dataListeners = new Set<() => void>()
   private dataVersion = 0
 
-  constructor(file: Blob & { name: string }) {
+  constructor(file: { name: string; size: number }) {
     this.state = initialState(file)
   }
 

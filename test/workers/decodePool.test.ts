@@ -2,7 +2,7 @@ import { MessageChannel } from 'node:worker_threads'
 import { expose, transfer } from 'comlink'
 import type { Endpoint } from 'comlink'
 import { describe, expect, it } from 'vitest'
-import { BlobSource } from '../../src/io/blobSource'
+import { openByteSource } from '../../src/io/sourceSpec'
 import { RadError } from '../../src/rad/errors'
 import { decodeBatch, makeDecoder } from '../../src/workers/decodeBatch'
 import { filterBatch } from '../../src/workers/filterBatch'
@@ -21,9 +21,8 @@ function channelWorker(hung = false): Worker {
   const { port1, port2 } = new MessageChannel()
   let decoder: Decoder | undefined
   const api: DecodeApi = {
-    open(blob, p) {
-      decoder = makeDecoder(new BlobSource(blob), p)
-      return Promise.resolve()
+    async open(spec, p) {
+      decoder = makeDecoder(await openByteSource(spec), p)
     },
     async decode(batch, convention, spare) {
       if (!decoder) throw new Error('open first')
@@ -52,11 +51,14 @@ describe('DecodePool.bulk', () => {
   it('hands every chunk to onChunk once, reports a bad one and goes on, and reads into buffers it gave back', async () => {
     const reqs = requests()
     const { bytes: broken } = breakChunk(1)
-    const pool = new DecodePool(new Blob([broken]), {
-      size: 2,
-      createWorker: () => channelWorker(),
-      onWorkerFailed: () => undefined,
-    })
+    const pool = new DecodePool(
+      { kind: 'file', file: new Blob([broken]) },
+      {
+        size: 2,
+        createWorker: () => channelWorker(),
+        onWorkerFailed: () => undefined,
+      },
+    )
     try {
       pool.open(prelude, 'none')
       pool.setConvention('header-inclusive')
@@ -85,12 +87,15 @@ describe('DecodePool.bulk', () => {
 })
 
 function openPool(createWorker: () => Worker, onWorkerFailed: (message: string) => void, callTimeoutMs?: number) {
-  const pool = new DecodePool(new Blob([file]), {
-    size: 1,
-    createWorker,
-    onWorkerFailed,
-    ...(callTimeoutMs !== undefined ? { callTimeoutMs } : {}),
-  })
+  const pool = new DecodePool(
+    { kind: 'file', file: new Blob([file]) },
+    {
+      size: 1,
+      createWorker,
+      onWorkerFailed,
+      ...(callTimeoutMs !== undefined ? { callTimeoutMs } : {}),
+    },
+  )
   pool.open(prelude, 'none')
   return pool
 }

@@ -112,10 +112,13 @@ function sessionOn(file: ChangingFile, onFirst: () => void = () => undefined): R
       return filterBatch(decoder, batch, convention, job)
     },
   }
-  const session = new RadSession(new File([bytes as Uint8Array<ArrayBuffer>], 'sc.rad'), {
-    decodeWorkers: 1,
-    workers: { index: () => channelWorker(index), decode: () => channelWorker(decode) },
-  })
+  const session = new RadSession(
+    { kind: 'file', file: new File([bytes as Uint8Array<ArrayBuffer>], 'sc.rad') },
+    {
+      decodeWorkers: 1,
+      workers: { index: () => channelWorker(index), decode: () => channelWorker(decode) },
+    },
+  )
   sessions.push(session)
   return session
 }

@@ -88,10 +88,13 @@ const sessions: RadSession[] = []
 /** A session on the test file with one decode worker, once its index is complete. */
 async function indexedSession(): Promise<{ session: RadSession; batches: number[][] }> {
   const batches: number[][] = []
-  const session = new RadSession(new File([bytes as Uint8Array<ArrayBuffer>], 'sc.rad'), {
-    decodeWorkers: 1,
-    workers: { index: indexWorker, decode: () => decodeWorker(batches) },
-  })
+  const session = new RadSession(
+    { kind: 'file', file: new File([bytes as Uint8Array<ArrayBuffer>], 'sc.rad') },
+    {
+      decodeWorkers: 1,
+      workers: { index: indexWorker, decode: () => decodeWorker(batches) },
+    },
+  )
   sessions.push(session)
   const state = (): SessionState => session.getState()
   await until('the index', () => state().phase !== 'opening' && state().phase !== 'indexing')

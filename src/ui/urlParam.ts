@@ -1,0 +1,27 @@
+/**
+ * `?url=…` in the page address: a link that opens a remote file
+ * (`rad serve` prints one). Read once at start; written when a URL is opened
+ * from the top bar so that the address can be reloaded or shared, and removed
+ * when a local file replaces it. The hash is left alone.
+ */
+const PARAM = 'url'
+
+/** The `url` parameter of `search` (location.search), if any. */
+export function readUrlParam(search: string): string | undefined {
+  const value = new URLSearchParams(search).get(PARAM)
+  return value === null || value.trim() === '' ? undefined : value
+}
+
+/** `href` with `?url=` set to `url`, or removed when `url` is undefined. */
+export function withUrlParam(href: string, url: string | undefined): string {
+  const next = new URL(href)
+  if (url === undefined) next.searchParams.delete(PARAM)
+  else next.searchParams.set(PARAM, url)
+  return next.href
+}
+
+/** Puts `url` (or nothing) in the address bar without a reload or a history entry. */
+export function showUrlParam(url: string | undefined): void {
+  const next = withUrlParam(location.href, url)
+  if (next !== location.href) history.replaceState(history.state, '', next)
+}

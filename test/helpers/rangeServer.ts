@@ -1,0 +1,150 @@
+/**
+ * A small node:http server for HttpSource's tests and the browser tests
+ * (e2e/url.spec.ts): it serves byte arrays under paths with Range (206,
+ * Content-Range, Accept-Ranges, ETag) and can misbehave on purpose.
+ */
+import { createServer } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export interface RangeServerOptions {
+  /** Answer every GET with 200 and the whole body, as a server that ignores Range does. */
+  noRange?: boolean
+  /** Milliseconds added before each answer (a round trip's latency). */
+  delayMs?: number
+  /** Send CORS headers for any origin (default true); false: none, as most static servers. */
+  cors?: boolean
+  /** The first N requests for a file answer 503, then it is served (a transient failure). */
+  failFirst?: number
+  /** After this many requests for a file, its bytes are replaced by `changedTo` (a new ETag and size). */
+  changeAfter?: number
+  changedTo?: Uint8Array
+}
+
+export interface RequestLog {
+  method: string
+  path: string
+  range: string | undefined
+  origin: string | undefined
+  referer: string | undefined
+  /** performance.now() when the request arrived. */
+  at: number
+}
+
+export interface RangeServer {
+  /** http://127.0.0.1:PORT */
+  origin: string
+  url(path: string): string
+  requests: RequestLog[]
+  /** Replace a file's bytes now (its ETag changes). */
+  setFile(path: string, bytes: Uint8Array): void
+  close(): Promise<void>
+}
+
+interface Served {
+  bytes: Uint8Array
+  version: number
+  hits: number
+}
+
+/** Starts the server on a random loopback port; `files` maps paths (`/map.rad`) to bytes. */
+export async function startRangeServer(
+  files: Record<string, Uint8Array>,
+  opts: RangeServerOptions = {},
+): Promise<RangeServer> {
+  const served = new Map<string, Served>()
+  for (const [path, bytes] of Object.entries(files)) served.set(path, { bytes, version: 1, hits: 0 })
+  const requests: RequestLog[] = []
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
+    requests.push({
+      method: req.method ?? '',
+      path,
+      range: req.headers.range,
+      origin: req.headers.origin,
+      referer: req.headers.referer,
+      at: performance.now(),
+    })
+    const answer = () => {
+      respond(req, res, served.get(path), opts)
+    }
+    if (opts.delayMs) setTimeout(answer, opts.delayMs)
+    else answer()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`
+  return {
+    origin,
+    url: (path) => origin + path,
+    requests,
+    setFile(path, bytes) {
+      const was = served.get(path)
+      served.set(path, { bytes, version: (was?.version ?? 0) + 1, hits: was?.hits ?? 0 })
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => {
+          resolve()
+        })
+      }),
+  }
+}
+
+function corsHeaders(req: IncomingMessage, res: ServerResponse, opts: RangeServerOptions): void {
+  if (opts.cors === false) return
+  res.setHeader('Access-Control-Allow-Origin', req.headers.origin ?? '*')
+  res.setHeader('Access-Control-Allow-Headers', 'Range')
+  res.setHeader('Access-Control-Expose-Headers', 'Content-Range, Content-Length, ETag, Last-Modified, Accept-Ranges')
+  res.setHeader('Vary', 'Origin')
+}
+
+function respond(req: IncomingMessage, res: ServerResponse, file: Served | undefined, opts: RangeServerOptions): void {
+  corsHeaders(req, res, opts)
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204).end()
+    return
+  }
+  if (!file || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found')
+    return
+  }
+  file.hits++
+  if (opts.failFirst !== undefined && file.hits <= opts.failFirst) {
+    res.writeHead(503, { 'Retry-After': '0' }).end('busy')
+    return
+  }
+  if (opts.changeAfter !== undefined && opts.changedTo && file.hits > opts.changeAfter && file.version === 1) {
+    file.bytes = opts.changedTo
+    file.version++
+  }
+  const { bytes } = file
+  res.setHeader('ETag', `"v${String(file.version)}-${String(bytes.length)}"`)
+  res.setHeader('Content-Type', 'application/octet-stream')
+  const range = opts.noRange ? undefined : parseRange(req.headers.range, bytes.length)
+  if (range === 'unsatisfiable') {
+    res.writeHead(416, { 'Content-Range': `bytes */${String(bytes.length)}` }).end()
+    return
+  }
+  if (!opts.noRange) res.setHeader('Accept-Ranges', 'bytes')
+  const [start, end] = range ?? [0, bytes.length]
+  if (range) res.setHeader('Content-Range', `bytes ${String(start)}-${String(end - 1)}/${String(bytes.length)}`)
+  res.writeHead(range ? 206 : 200, { 'Content-Length': String(end - start) })
+  res.end(req.method === 'HEAD' ? undefined : bytes.subarray(start, end))
+}
+
+/** `bytes=a-b` / `bytes=a-` / `bytes=-n` → [start, end); undefined without one. */
+function parseRange(header: string | undefined, size: number): [number, number] | 'unsatisfiable' | undefined {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header) : null
+  if (!m) return undefined
+  let start: number
+  let end: number
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2]))
+    end = size
+  } else {
+    start = Number(m[1])
+    end = m[2] === '' ? size : Math.min(size, Number(m[2]) + 1)
+  }
+  return start >= size || end <= start ? 'unsatisfiable' : [start, end]
+}
