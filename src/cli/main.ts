@@ -2,6 +2,8 @@ import { RadError } from '../rad/errors'
 import { NodeFileSource } from './nodeFileSource'
 import { runDump, runInfo, runSalvage, runValidate, runView } from './commands'
 import { Output, reportLine } from './output'
+import { runSubset, takeSubsetFlags } from './subset'
+import type { SubsetArgs } from './subset'
 
 const USAGE = `usage: node bin/rad.mjs COMMAND FILE [options]
 
@@ -11,6 +13,8 @@ commands:
   view FILE [-H]          one line per alignment, like \`alevin-fry view\` (-H: reference list first)
   validate FILE           check every chunk (and every .sz frame's checksum)
   salvage IN OUT          write the valid part of IN to OUT: the prelude and every intact chunk, num_chunks corrected
+  subset IN OUT [--chunks A-B] [--records A-B] [--keep-chunks]
+                          write the chosen records of IN to OUT as a valid RAD file (ranges 0-based, inclusive)
 
 Files may be plain RAD, chunk-compressed (lz4/zstd) or Snappy-framed (.sz).
 
@@ -26,10 +30,13 @@ interface Args {
   output: string | undefined
   chunk: number | undefined
   header: boolean
+  subset: SubsetArgs
 }
 
 /** The arguments, 'help', or what is wrong with them. */
 function parseArgs(argv: string[]): Args | string {
+  const subset = takeSubsetFlags(argv)
+  if (typeof subset === 'string') return subset
   const positional: string[] = []
   let chunk: number | undefined
   let header = false
@@ -47,9 +54,9 @@ function parseArgs(argv: string[]): Args | string {
     }
   }
   const [command, file, output] = positional
-  const arity = command === 'salvage' ? 3 : 2
+  const arity = command === 'salvage' || command === 'subset' ? 3 : 2
   if (command === undefined || file === undefined || positional.length !== arity) return USAGE
-  return { command, file, output, chunk, header }
+  return { command, file, output, chunk, header, subset }
 }
 
 async function run(args: Args, out: Output): Promise<number> {
@@ -66,6 +73,8 @@ async function run(args: Args, out: Output): Promise<number> {
         return await runValidate(source, out)
       case 'salvage':
         return await runSalvage(source, args.output ?? '', out)
+      case 'subset':
+        return await runSubset(source, args.output ?? '', args.subset, out)
       default:
         process.stderr.write(`unknown command "${args.command}"\n${USAGE}\n`)
         return 1
