@@ -9,6 +9,8 @@ import { describeType } from '../rad/tags'
 import type { ChunkColumns, Prelude, TagDesc } from '../rad/types'
 import { dumpRecordJson } from '../rad/dumpLine'
 import { viewLines } from '../rad/viewLine'
+import { compileFilter, matchRecords } from '../rad/recordFilter'
+import type { RecordFilter } from '../rad/recordFilter'
 import { assessCompatibility } from '../rad/compatibility'
 import { compatibilityJson } from './compatJson'
 import type { ByteSource } from '../io/byteSource'
@@ -114,18 +116,29 @@ export async function runValidate(file: ByteSource, out: Output): Promise<number
   return exitCodeOf(status)
 }
 
-function dumpChunk(cols: ChunkColumns, prelude: Prelude, out: Output): void {
-  for (let r = 0; r < cols.recordCount; r++) out.write(`${dumpRecordJson(cols, r, prelude)}\n`)
+/** Every record of the chunk, or only `records` (indices in the chunk, from a filter). */
+function recordIndices(cols: ChunkColumns, records: Uint32Array | undefined): ArrayLike<number> {
+  return records ?? Uint32Array.from({ length: cols.recordCount }, (_, r) => r)
 }
 
-/** Decodes chunks in file order and hands each to `emit`; stops at the first error. */
+function dumpChunk(cols: ChunkColumns, prelude: Prelude, out: Output, records?: Uint32Array): void {
+  const rs = recordIndices(cols, records)
+  for (let i = 0; i < rs.length; i++) out.write(`${dumpRecordJson(cols, rs[i] ?? 0, prelude)}\n`)
+}
+
+/**
+ * Decodes chunks in file order and hands each to `emit`, with the indices of
+ * the records that match `filter` when one is given; stops at the first error.
+ */
 async function eachChunk(
   file: ByteSource,
   out: Output,
   only: number | undefined,
-  emit: (cols: ChunkColumns, firstRecord: number, prelude: Prelude) => void,
+  emit: (cols: ChunkColumns, firstRecord: number, prelude: Prelude, matches: Uint32Array | undefined) => void,
+  filter?: RecordFilter,
 ): Promise<number> {
   const { source, prelude } = await openRad(file)
+  const compiled = filter ? compileFilter(filter, prelude, inferSemantics(prelude)) : undefined
   let records = 0
   const scan = await scanChunks(source, prelude, {
     onChunk: async (bytes, offset, chunk, convention) => {
@@ -134,7 +147,7 @@ async function eachChunk(
         return false
       }
       const cols = decodeChunk(bytes, offset, chunk, prelude, convention)
-      emit(cols, records, prelude)
+      emit(cols, records, prelude, compiled ? matchRecords(cols, compiled) : undefined)
       records += cols.recordCount
       await out.maybeFlush()
       return only !== undefined
@@ -159,26 +172,43 @@ function reportErrors(scan: ScanResult): number {
   return errors.length > 0 ? 1 : 0
 }
 
-export function runDump(file: ByteSource, out: Output, only: number | undefined): Promise<number> {
-  return eachChunk(file, out, only, (cols, _first, prelude) => {
-    dumpChunk(cols, prelude, out)
-  })
+export function runDump(
+  file: ByteSource,
+  out: Output,
+  only: number | undefined,
+  filter?: RecordFilter,
+): Promise<number> {
+  return eachChunk(
+    file,
+    out,
+    only,
+    (cols, _first, prelude, matches) => {
+      dumpChunk(cols, prelude, out, matches)
+    },
+    filter,
+  )
 }
 
-export async function runView(file: ByteSource, out: Output, header: boolean): Promise<number> {
+export async function runView(file: ByteSource, out: Output, header: boolean, filter?: RecordFilter): Promise<number> {
   let sem: ReturnType<typeof inferSemantics> | undefined
   let headerDone = false
-  return eachChunk(file, out, undefined, (cols, first, prelude) => {
-    sem ??= inferSemantics(prelude)
-    if (header && !headerDone) {
-      prelude.refNames.forEach((name, i) => {
-        out.write(`${String(i)}:${name}\n`)
-      })
-      headerDone = true
-    }
-    const lines = viewLines(cols, first, prelude, sem)
-    if (lines.length > 0) out.write(`${lines.join('\n')}\n`)
-  })
+  return eachChunk(
+    file,
+    out,
+    undefined,
+    (cols, first, prelude, matches) => {
+      sem ??= inferSemantics(prelude)
+      if (header && !headerDone) {
+        prelude.refNames.forEach((name, i) => {
+          out.write(`${String(i)}:${name}\n`)
+        })
+        headerDone = true
+      }
+      const lines = viewLines(cols, first, prelude, sem, matches)
+      if (lines.length > 0) out.write(`${lines.join('\n')}\n`)
+    },
+    filter,
+  )
 }
 
 const COPY_BLOCK = 16 << 20

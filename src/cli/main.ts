@@ -1,6 +1,8 @@
 import { RadError } from '../rad/errors'
 import { NodeFileSource } from './nodeFileSource'
 import { runDump, runInfo, runSalvage, runValidate, runView } from './commands'
+import { FILTER_USAGE, extractFilterFlags } from './filterFlags'
+import type { RecordFilter } from '../rad/recordFilter'
 import { Output, reportLine } from './output'
 import { runSubset, takeSubsetFlags } from './subset'
 import type { SubsetArgs } from './subset'
@@ -13,8 +15,10 @@ commands:
   view FILE [-H]          one line per alignment, like \`alevin-fry view\` (-H: reference list first)
   validate FILE           check every chunk (and every .sz frame's checksum)
   salvage IN OUT          write the valid part of IN to OUT: the prelude and every intact chunk, num_chunks corrected
-  subset IN OUT [--chunks A-B] [--records A-B] [--keep-chunks]
+  subset IN OUT [--chunks A-B] [--records A-B] [--keep-chunks] [filters]
                           write the chosen records of IN to OUT as a valid RAD file (ranges 0-based, inclusive)
+
+${FILTER_USAGE}
 
 Files may be plain RAD, chunk-compressed (lz4/zstd) or Snappy-framed (.sz).
 
@@ -30,11 +34,15 @@ interface Args {
   output: string | undefined
   chunk: number | undefined
   header: boolean
+  filter: RecordFilter | undefined
   subset: SubsetArgs
 }
 
 /** The arguments, 'help', or what is wrong with them. */
-function parseArgs(argv: string[]): Args | string {
+function parseArgs(all: string[]): Args | string {
+  const flags = extractFilterFlags(all)
+  if (typeof flags === 'string') return flags
+  const { filter, rest: argv } = flags
   const subset = takeSubsetFlags(argv)
   if (typeof subset === 'string') return subset
   const positional: string[] = []
@@ -56,7 +64,10 @@ function parseArgs(argv: string[]): Args | string {
   const [command, file, output] = positional
   const arity = command === 'salvage' || command === 'subset' ? 3 : 2
   if (command === undefined || file === undefined || positional.length !== arity) return USAGE
-  return { command, file, output, chunk, header, subset }
+  if (filter && command !== 'view' && command !== 'dump' && command !== 'subset') {
+    return `filters apply to view and dump (and subset), not ${command}`
+  }
+  return { command, file, output, chunk, header, filter, subset }
 }
 
 async function run(args: Args, out: Output): Promise<number> {
@@ -66,15 +77,15 @@ async function run(args: Args, out: Output): Promise<number> {
       case 'info':
         return await runInfo(source, out)
       case 'dump':
-        return await runDump(source, out, args.chunk)
+        return await runDump(source, out, args.chunk, args.filter)
       case 'view':
-        return await runView(source, out, args.header)
+        return await runView(source, out, args.header, args.filter)
       case 'validate':
         return await runValidate(source, out)
       case 'salvage':
         return await runSalvage(source, args.output ?? '', out)
       case 'subset':
-        return await runSubset(source, args.output ?? '', args.subset, out)
+        return await runSubset(source, args.output ?? '', { ...args.subset, filter: args.filter }, out)
       default:
         process.stderr.write(`unknown command "${args.command}"\n${USAGE}\n`)
         return 1
@@ -87,7 +98,7 @@ async function run(args: Args, out: Output): Promise<number> {
 /** One line on stderr for anything that stopped a command; never a stack trace. */
 function failure(e: unknown, file: string): string {
   if (e instanceof RadError) {
-    return reportLine('error', { offset: e.offset ?? 0, chunk: e.chunk, message: e.message })
+    return reportLine('error', { offset: e.offset, chunk: e.chunk, message: e.message })
   }
   if (e instanceof Error && 'code' in e && (e.code === 'ENOENT' || e.code === 'EISDIR' || e.code === 'EACCES')) {
     return `cannot open ${file}: ${e.message}`

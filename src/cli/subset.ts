@@ -1,8 +1,9 @@
 /**
- * `rad subset IN OUT [--chunks A-B] [--records A-B] [--keep-chunks]`
+ * `rad subset IN OUT [--chunks A-B] [--records A-B] [--keep-chunks] [filters]`
  * (issue 12 §3): writes the chosen records of IN as a valid RAD file
  * (rad/subsetWriter.ts; docs/subsets.md). Ranges are 0-based and inclusive;
- * record numbers are `view`'s `ID`s. Bounds combine with AND.
+ * record numbers are `view`'s `ID`s; the filters are view's and dump's
+ * (filterFlags.ts, rad/recordFilter.ts). Everything given combines with AND.
  */
 import { open as openFile } from 'node:fs/promises'
 import type { FileHandle } from 'node:fs/promises'
@@ -11,13 +12,19 @@ import { writeSubset } from '../io/exportSelection'
 import { openRad } from '../io/openRad'
 import type { RecordSelection } from '../io/selectedRecords'
 import { identifyProducer } from '../rad/producer'
+import { compileFilter, matchRecords } from '../rad/recordFilter'
+import type { RecordFilter } from '../rad/recordFilter'
+import { inferSemantics } from '../rad/semantics'
 import type { ByteSink } from '../rad/subsetWriter'
+import type { ChunkColumns } from '../rad/types'
 import type { Output } from './output'
 
 export interface SubsetArgs {
   selection: RecordSelection
   /** One output chunk per source chunk; on by itself for files alevin-fry collate wrote. */
   keepChunks: boolean
+  /** The record filter flags (filterFlags.ts), shared with view and dump. */
+  filter?: RecordFilter | undefined
 }
 
 /** `A-B` (or `A` alone) as an inclusive range, or undefined when malformed. */
@@ -71,10 +78,14 @@ function fileSink(handle: FileHandle): ByteSink {
 export async function runSubset(file: ByteSource, outPath: string, args: SubsetArgs, out: Output): Promise<number> {
   const { source, prelude, container } = await openRad(file)
   const collated = identifyProducer(prelude, container).name === 'alevin-fry collate'
+  const compiled = args.filter ? compileFilter(args.filter, prelude, inferSemantics(prelude)) : undefined
+  const selection = compiled
+    ? { ...args.selection, match: (cols: ChunkColumns) => matchRecords(cols, compiled) }
+    : args.selection
   const target = await openFile(outPath, 'w')
   let summary
   try {
-    summary = await writeSubset(source, prelude, args.selection, fileSink(target), {
+    summary = await writeSubset(source, prelude, selection, fileSink(target), {
       keepSourceChunks: args.keepChunks || collated,
     })
   } finally {

@@ -8,11 +8,22 @@ import type { ChunkColumns, Prelude } from './types'
  * `ID:<rec>\tHI:<n>\tNH:<naln>\tCB:<bc>\tUMI:<umi>\tDIR:<bool>\t<ref name>`.
  * Other assays get the decoded equivalent: their barcodes, orientation,
  * position, fragment length, mapping type and remaining tags as NAME:value,
- * with the reference name always last.
+ * with the reference name always last. `records` (indices in the chunk, from
+ * a filter) limits the lines to those records.
  */
-export function viewLines(cols: ChunkColumns, firstRecord: number, prelude: Prelude, sem: Semantics): string[] {
+export function viewLines(
+  cols: ChunkColumns,
+  firstRecord: number,
+  prelude: Prelude,
+  sem: Semantics,
+  records?: Uint32Array,
+): string[] {
   const lines: string[] = []
-  for (let r = 0; r < cols.recordCount; r++) lines.push(...viewRecordLines(cols, r, firstRecord + r, prelude, sem))
+  const count = records ? records.length : cols.recordCount
+  for (let i = 0; i < count; i++) {
+    const r = records ? (records[i] ?? 0) : i
+    lines.push(...viewRecordLines(cols, r, firstRecord + r, prelude, sem))
+  }
   return lines
 }
 

@@ -2,6 +2,7 @@ import { useCallback, useId, useMemo, useState } from 'react'
 import type { RadSession } from '../workers/client'
 import { ChunkList } from './ChunkList'
 import { ErrorBanner } from './ErrorBanner'
+import { FilterPanel } from './FilterPanel'
 import { FilePanel } from './FilePanel'
 import { GotoControls } from './GotoControls'
 import { IndexStatus } from './IndexStatus'
@@ -9,6 +10,7 @@ import { IntegrityPanel } from './IntegrityPanel'
 import { RecordTable } from './RecordTable'
 import type { JumpRequest } from './RecordTable'
 import { useSessionState } from './useRadSession'
+import { useRecordFilter } from './useRecordFilter'
 
 /** Below this width (app.css's narrow layout) the sidebar starts collapsed and opens over the records. */
 const NARROW_SCREEN = '(max-width: 899px)'
@@ -40,6 +42,8 @@ export function FileView({ session, onRetry, onReopen }: Props) {
   const [cursorChunk, setCursorChunk] = useState(-1)
   const [sidebarOpen, setSidebarOpen] = useState(() => !window.matchMedia(NARROW_SCREEN).matches)
   const sidebarId = useId()
+  // filter.pickBarcode(seq) / filter.pickReference(name) start a filter from other panels (statistics).
+  const filter = useRecordFilter(session)
 
   const goRecord = useCallback((record: number) => {
     setJump((j) => ({ record, seq: (j?.seq ?? 0) + 1 }))
@@ -96,6 +100,7 @@ export function FileView({ session, onRetry, onReopen }: Props) {
             </button>
             <GotoControls records={state.records} chunks={state.chunks} onRecord={goRecord} onChunk={goChunk} />
           </div>
+          <FilterPanel control={filter} semantics={semantics} index={session.index} onRecord={goRecord} />
           <div className={`workspace${sidebarOpen ? '' : ' sidebar-closed'}`}>
             <aside className="sidebar" id={sidebarId} hidden={!sidebarOpen} aria-label="File details and chunks">
               <FilePanel state={state} opened={opened} semantics={semantics} />

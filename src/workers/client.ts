@@ -17,6 +17,9 @@ import type { ChunkColumns } from '../rad/types'
 import { ChunkCache } from './chunkCache'
 import { ChunkSchedule } from './chunkSchedule'
 import { DecodePool, poolSize } from './decodePool'
+import { startFilterRun } from './filterPass'
+import type { FilterRun } from './filterPass'
+import type { RecordFilter } from '../rad/recordFilter'
 import { IndexStore } from './indexStore'
 import { IndexWorkerLink, checkBeside } from './indexWorkerLink'
 import type { OpenedFile, ScanEvents, ScanSummary } from './protocol'
@@ -25,6 +28,8 @@ import type { SessionState } from './sessionStore'
 
 export type { OpenedFile, SalvageOffer, ScanProgress, ScanSummary } from './protocol'
 export type { IndexStore } from './indexStore'
+export type { FilterRun, FilterState } from './filterPass'
+export { MAX_KEPT_MATCHES } from './filterPass'
 export type { SessionPhase, SessionState } from './sessionStore'
 export { prewarmIndexWorker } from './indexWorkerLink'
 
@@ -278,6 +283,14 @@ export class RadSession {
     const file = this.salvagedFile()
     if (!file) throw this.store.current.changed ?? new Error('there is no valid part to save')
     return file
+  }
+
+  /** Starts a record filter over every chunk indexed so far (filterPass.ts); undefined before the first chunks. */
+  startFilter(filter: RecordFilter): FilterRun | undefined {
+    const { opened } = this
+    const { convention } = this.store.current
+    if (!opened || !convention || this.disposed) return undefined
+    return startFilterRun({ opened, index: this.index, convention, lanes: () => this.pool.filterLanes() }, filter)
   }
 
   /** Terminates every worker of this file and forgets its data. */

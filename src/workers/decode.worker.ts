@@ -6,6 +6,7 @@ import { confirmUnchanged } from '../io/fileFingerprint'
 import { openSource } from '../io/readPrelude'
 import { decodeBatch, makeDecoder } from './decodeBatch'
 import type { Decoder } from './decodeBatch'
+import { filterBatch } from './filterBatch'
 import type { DecodeApi } from './protocol'
 import { chunkBuffers } from './transfer'
 
@@ -28,6 +29,11 @@ const api: DecodeApi = {
     if (!ready) throw new Error('internal: decode worker used before open()')
     const chunks = await decodeBatch(await ready, batch, convention, spare)
     return transfer(chunks, chunkBuffers(chunks))
+  },
+  async filter(batch, convention, job) {
+    if (!ready) throw new Error('internal: decode worker used before open()')
+    const found = await filterBatch(await ready, batch, convention, job)
+    return transfer(found, [found.chunks.buffer, found.counts.buffer, found.whole.buffer, found.records.buffer])
   },
   async recheck(fingerprint) {
     await ready

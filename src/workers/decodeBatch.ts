@@ -22,7 +22,7 @@ export function makeDecoder(source: ByteSource, prelude: Prelude): Decoder {
  * fresh buffer costs the worker as much as the read itself), else a plain
  * read, ours when the source says its reads are (ByteSource.ownedReads).
  */
-async function readBatch(
+export async function readBatch(
   source: ByteSource,
   start: number,
   length: number,

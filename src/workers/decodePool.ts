@@ -7,6 +7,7 @@ import { DecodeQueue } from './decodeQueue'
 import type { Queued } from './decodeQueue'
 import { DecodeSlots, WorkerStopped } from './decodeSlots'
 import type { Slot } from './decodeSlots'
+import type { FilterLane } from './filterPass'
 import type { ChunkRequest, OpenedFile } from './protocol'
 
 /** clamp(hardwareConcurrency − 1, 1, 4): one core stays with the page and the index worker. */
@@ -196,6 +197,33 @@ export class DecodePool {
       }
     }
     await bulkPass(lanes, reqs, convention, onChunk, opts)
+  }
+
+  /**
+   * The lanes of a filter pass (filterPass.ts): BULK_DEPTH per worker, beside
+   * the on-screen queue, each answering with record numbers only. A lane
+   * rejects with WORKER_FAILED when its worker stops.
+   */
+  filterLanes(): FilterLane[] {
+    const convention = this.convention
+    if (this.disposed) throw new RadError('CANCELLED', 'the file was closed')
+    if (!this.opened || convention === undefined) throw new Error('internal: filterLanes() before open()')
+    this.ensureWorkers()
+    return this.slots.all.flatMap((slot) =>
+      Array.from(
+        { length: BULK_DEPTH },
+        (): FilterLane => (batch, job) =>
+          this.slots.filter(slot, batch, convention, job).catch((e: unknown) => {
+            if (!(e instanceof WorkerStopped)) throw e
+            throw new RadError('WORKER_FAILED', `a decode worker stopped (${e.why}) during a filter`)
+          }),
+      ),
+    )
+  }
+
+  /** The nbytes convention, once the index has found it (a filter pass batches chunks with it). */
+  get nbytesConvention(): NbytesConvention | undefined {
+    return this.convention
   }
 
   /**

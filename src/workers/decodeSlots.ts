@@ -3,6 +3,7 @@ import type { Remote } from 'comlink'
 import './comlinkErrors'
 import type { FileFingerprint } from '../io/fileFingerprint'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
+import type { FilterBatchResult, FilterJob } from './filterBatch'
 import type { ChunkRequest, DecodeApi, OpenedFile } from './protocol'
 
 /** A timed call without an answer for this long means the worker is gone (a 4 MiB batch takes milliseconds). */
@@ -115,6 +116,25 @@ export class DecodeSlots {
         },
         (e: unknown) => {
           done()
+          reject(e instanceof Error ? e : new Error(String(e)))
+        },
+      )
+    })
+  }
+
+  /** One filter call (DecodeApi.filter): rejects with WorkerStopped when the worker stops before answering. */
+  filter(slot: Slot, batch: ChunkRequest[], convention: NbytesConvention, job: FilterJob): Promise<FilterBatchResult> {
+    if (slot.stopped !== undefined) return Promise.reject(new WorkerStopped(slot.stopped))
+    return new Promise<FilterBatchResult>((resolve, reject) => {
+      const call: Call = { reject, timer: undefined }
+      slot.calls.add(call)
+      slot.api.filter(batch, convention, job).then(
+        (found) => {
+          slot.calls.delete(call)
+          resolve(found)
+        },
+        (e: unknown) => {
+          slot.calls.delete(call)
           reject(e instanceof Error ? e : new Error(String(e)))
         },
       )

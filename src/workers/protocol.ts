@@ -13,6 +13,7 @@ import type { ChunkIndex } from '../rad/chunkIndex'
 import type { RadErrorData } from '../rad/errors'
 import type { IntegrityIssue, IntegrityStatus } from '../rad/integrity'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
+import type { FilterBatchResult, FilterJob } from './filterBatch'
 
 /** What the index worker learns as soon as the prelude is read. */
 export interface OpenedFile {
@@ -130,4 +131,6 @@ export interface DecodeApi {
   decode(batch: ChunkRequest[], convention: NbytesConvention, spare?: ArrayBuffer): Promise<ChunkColumns[]>
   /** Reads both ends of the file again: rejects with FILE_CHANGED unless they match `fingerprint`. */
   recheck(fingerprint: FileFingerprint): Promise<void>
+  /** Decodes back-to-back chunks and returns only the numbers of the records matching a filter (filterBatch.ts). */
+  filter(batch: ChunkRequest[], convention: NbytesConvention, job: FilterJob): Promise<FilterBatchResult>
 }

@@ -46,6 +46,30 @@ describe.concurrent('rad subset IN OUT', () => {
     expect(v.code, v.stderr).toBe(0)
   })
 
+  it('filters (the flags of view and dump) with a record range: the records view --filter prints, in order', async () => {
+    const output = dir.path('filtered.rad')
+    const filter = ['--min-aln', '3', '--orientation', 'rc']
+    const r = await runCli(['subset', SALMON_V3, output, ...filter, '--records', '100-15000'])
+    expect(r.code, r.stderr).toBe(0)
+    const [want, got, v] = await Promise.all([
+      runCli(['view', SALMON_V3, ...filter]),
+      runCli(['view', output]),
+      runCli(['validate', output]),
+    ])
+    expect(v.code, v.stderr).toBe(0)
+    /** The lines without their ID field; only IDs in [from, to] when given. */
+    const lines = (text: string, from = 0, to = Infinity): string[] =>
+      text
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t'))
+        .filter(([id]) => Number(id?.slice(3)) >= from && Number(id?.slice(3)) <= to)
+        .map((fields) => fields.slice(1).join('\t'))
+    const expected = lines(want.stdout, 100, 15000)
+    expect(expected.length).toBeGreaterThan(100)
+    expect(lines(got.stdout)).toEqual(expected)
+  })
+
   it('an lz4 file with --keep-chunks: one chunk per source chunk, uncompressed (chunk_codec 0)', async () => {
     const spec = salmonScRna(undefined, 2)
     const input = dir.write(

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { BlobSource } from '../../src/io/blobSource'
 import { RadError } from '../../src/rad/errors'
 import { decodeBatch, makeDecoder } from '../../src/workers/decodeBatch'
+import { filterBatch } from '../../src/workers/filterBatch'
 import type { Decoder } from '../../src/workers/decodeBatch'
 import { DecodePool } from '../../src/workers/decodePool'
 import { confirmUnchanged } from '../../src/io/fileFingerprint'
@@ -33,6 +34,10 @@ function channelWorker(hung = false): Worker {
     recheck(fingerprint) {
       if (!decoder) throw new Error('open first')
       return confirmUnchanged(decoder.source, fingerprint)
+    },
+    filter(batch, convention, job) {
+      if (!decoder) throw new Error('open first')
+      return filterBatch(decoder, batch, convention, job)
     },
   }
   expose(api, port2 as unknown as Endpoint)

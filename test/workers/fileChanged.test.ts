@@ -11,6 +11,7 @@ import { RadError } from '../../src/rad/errors'
 import { RadSession } from '../../src/workers/client'
 import type { SessionState } from '../../src/workers/client'
 import { decodeBatch, makeDecoder } from '../../src/workers/decodeBatch'
+import { filterBatch } from '../../src/workers/filterBatch'
 import type { Decoder } from '../../src/workers/decodeBatch'
 import type { DecodeApi, IndexApi, ScanEvents } from '../../src/workers/protocol'
 import { scanFile } from '../../src/workers/scanFile'
@@ -106,6 +107,10 @@ function sessionOn(file: ChangingFile, onFirst: () => void = () => undefined): R
       return transfer(chunks, chunkBuffers(chunks))
     },
     recheck: (fingerprint) => confirmUnchanged(file, fingerprint),
+    filter(batch, convention, job) {
+      if (!decoder) throw new Error('open first')
+      return filterBatch(decoder, batch, convention, job)
+    },
   }
   const session = new RadSession(new File([bytes as Uint8Array<ArrayBuffer>], 'sc.rad'), {
     decodeWorkers: 1,

@@ -12,6 +12,7 @@ import { RadSession } from '../../src/workers/client'
 import type { SessionState } from '../../src/workers/client'
 import { STALE_WANTS } from '../../src/workers/chunkSchedule'
 import { decodeBatch, makeDecoder } from '../../src/workers/decodeBatch'
+import { filterBatch } from '../../src/workers/filterBatch'
 import type { Decoder } from '../../src/workers/decodeBatch'
 import type { DecodeApi, IndexApi, ScanEvents } from '../../src/workers/protocol'
 import { scanFile } from '../../src/workers/scanFile'
@@ -65,6 +66,10 @@ function decodeWorker(batches: number[][]): Worker {
     },
     recheck(fingerprint) {
       return confirmUnchanged(new BytesSource(bytes), fingerprint)
+    },
+    filter(batch, convention, job) {
+      if (!decoder) throw new Error('open first')
+      return filterBatch(decoder, batch, convention, job)
     },
   }
   return channelWorker(api)
@@ -143,5 +148,25 @@ describe('RadSession.want', () => {
     session.want([160], [])
     await until('chunk 160', decoded(session, [160]))
     expect(batches.flat().slice(-1)).toEqual([160])
+  })
+})
+
+describe('RadSession.startFilter', () => {
+  it('streams a barcode filter through the decode worker: every matching record number, in file order', async () => {
+    const { session } = await indexedSession()
+    const run = session.startFilter({ barcode: 'GATTACAGATTACAGA' })
+    if (!run) throw new Error('no filter run')
+    await until('the filter', () => run.getState().phase !== 'running')
+    // SC_READS[3] is that barcode; the file repeats the five reads 80 times.
+    const want = Array.from({ length: (2 * CHUNKS) / SC_READS.length }, (_, i) => 3 + i * SC_READS.length)
+    expect(run.getState()).toMatchObject({ phase: 'done', matches: want.length, kept: want.length, chunksDone: CHUNKS })
+    expect(Array.from({ length: run.matches.kept }, (_, i) => run.matches.at(i))).toEqual(want)
+  })
+
+  it('ends at once with a sentence when the file cannot answer the filter', async () => {
+    const { session } = await indexedSession()
+    const run = session.startFilter({ barcode: 'ACGT' })
+    expect(run?.getState().phase).toBe('error')
+    expect(run?.getState().error?.message).toMatch(/has 4 bases/)
   })
 })

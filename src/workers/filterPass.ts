@@ -1,0 +1,272 @@
+/**
+ * A record filter over the whole file (issue 12 §2), orchestrated on the main
+ * thread: the indexed chunks in ~32 MiB batches (bulkBatches) go to the decode
+ * workers (DecodeApi.filter), which answer with record numbers only; the
+ * answers are taken in file order, so the first MAX_KEPT_MATCHES matches are
+ * kept exactly and the rest only counted. Listeners hear of every batch.
+ */
+import { chunkSpan } from '../rad/chunk'
+import { RadError } from '../rad/errors'
+import { identifyProducer } from '../rad/producer'
+import { barcodeOnly, compileFilter } from '../rad/recordFilter'
+import type { CompiledFilter, RecordFilter } from '../rad/recordFilter'
+import { inferSemantics } from '../rad/semantics'
+import type { NbytesConvention } from '../rad/types'
+import { bulkBatches } from './bulkPass'
+import type { FilterBatchResult, FilterJob } from './filterBatch'
+import type { IndexStore } from './indexStore'
+import type { ChunkRequest, OpenedFile } from './protocol'
+
+/** One call in flight at a time: a decode worker's DecodeApi.filter (DecodePool.filterLanes). */
+export type FilterLane = (batch: ChunkRequest[], job: FilterJob) => Promise<FilterBatchResult>
+
+/** Record numbers kept (issue 12 §2): 8 MB as Float64 at most; matches past it are counted, not kept. */
+export const MAX_KEPT_MATCHES = 1_000_000
+
+export type FilterPhase = 'running' | 'done' | 'cancelled' | 'error'
+
+export interface FilterState {
+  phase: FilterPhase
+  filter: RecordFilter
+  /** Matching records found so far (all of them, kept or not). */
+  matches: number
+  /** Record numbers kept: min(matches, MAX_KEPT_MATCHES). */
+  kept: number
+  chunksDone: number
+  chunks: number
+  bytesDone: number
+  bytes: number
+  /** Chunks that could not be decoded and were skipped (the integrity panel has them). */
+  badChunks: number
+  /** References whose names matched the reference pattern, when there is one. */
+  references: number | undefined
+  /** The file is collated and the filter a barcode only: chunks answered from their first record (§4.3). */
+  collatedFastPath: boolean
+  error: Error | undefined
+  elapsedMs: number
+}
+
+/** The record numbers found, in file order: the first MAX_KEPT_MATCHES kept, the rest counted. */
+export class FilterMatches {
+  private records = new Float64Array(1024)
+  private readonly limit: number
+  kept = 0
+  total = 0
+
+  constructor(limit = MAX_KEPT_MATCHES) {
+    this.limit = limit
+  }
+
+  /** Record number `i` (0-based among the kept ones). */
+  at(i: number): number {
+    return this.records[i] ?? -1
+  }
+
+  private room(n: number): number {
+    const want = Math.min(this.limit, this.kept + n)
+    if (want > this.records.length) {
+      const grown = new Float64Array(Math.min(this.limit, Math.max(want, this.records.length * 2)))
+      grown.set(this.records.subarray(0, this.kept))
+      this.records = grown
+    }
+    return want - this.kept
+  }
+
+  /** Adds one batch's answer; `firstRecord(chunk)` is the chunk's first record number. */
+  add(found: FilterBatchResult, firstRecord: (chunk: number) => number): void {
+    let listed = 0
+    found.chunks.forEach((chunk, i) => {
+      const count = found.counts[i] ?? 0
+      const base = firstRecord(chunk)
+      const whole = found.whole[i] === 1
+      const room = this.room(count)
+      for (let k = 0; k < room; k++) this.records[this.kept++] = base + (whole ? k : (found.records[listed + k] ?? 0))
+      if (!whole) listed += count
+      this.total += count
+    })
+  }
+}
+
+/**
+ * Runs `batches` over the lanes, one call in flight per lane, and hands each
+ * answer to `onBatch` in batch order (an answer that arrives early waits for
+ * the ones before it). Rejects with CANCELLED when `signal` aborts, or with
+ * the first lane's failure.
+ */
+export async function filterPass(
+  lanes: readonly FilterLane[],
+  batches: readonly ChunkRequest[][],
+  job: FilterJob,
+  onBatch: (found: FilterBatchResult, batch: ChunkRequest[]) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  let next = 0
+  let delivered = 0
+  let failed = false
+  const early = new Map<number, FilterBatchResult>()
+  const deliver = (): void => {
+    for (let found = early.get(delivered); found; found = early.get(delivered)) {
+      early.delete(delivered)
+      onBatch(found, batches[delivered] ?? [])
+      delivered++
+    }
+  }
+  const run = async (lane: FilterLane): Promise<void> => {
+    for (;;) {
+      if (signal?.aborted) throw new RadError('CANCELLED', 'the filter was cancelled')
+      if (failed) return
+      const i = next++
+      const batch = batches[i]
+      if (!batch) return
+      early.set(i, await lane(batch, job))
+      if (!signal?.aborted) deliver()
+    }
+  }
+  await Promise.all(
+    lanes.map((lane) =>
+      run(lane).catch((e: unknown) => {
+        failed = true
+        throw e
+      }),
+    ),
+  )
+}
+
+/** What a filter run needs from its session. */
+export interface FilterSource {
+  opened: OpenedFile
+  index: IndexStore
+  convention: NbytesConvention
+  lanes: () => FilterLane[]
+}
+
+/** The indexed chunks as requests, and their bytes. */
+function chunkRequests(index: IndexStore, convention: NbytesConvention): { reqs: ChunkRequest[]; bytes: number } {
+  const reqs: ChunkRequest[] = []
+  let bytes = 0
+  for (let chunk = 0; chunk < index.count; chunk++) {
+    const nbytes = index.nbytes(chunk)
+    reqs.push({ chunk, offset: index.offset(chunk), nbytes })
+    bytes += chunkSpan(nbytes, convention)
+  }
+  return { reqs, bytes }
+}
+
+function batchBytes(batch: readonly ChunkRequest[], convention: NbytesConvention): number {
+  let n = 0
+  for (const req of batch) n += chunkSpan(req.nbytes, convention)
+  return n
+}
+
+/**
+ * One filter over the chunks indexed when it starts: a small store the page
+ * subscribes to (useSyncExternalStore), its matches, and cancel().
+ */
+export class FilterRun {
+  readonly matches = new FilterMatches()
+  private state: FilterState
+  private readonly listeners = new Set<() => void>()
+  private readonly controller = new AbortController()
+  private readonly started = performance.now()
+
+  constructor(filter: RecordFilter) {
+    this.state = {
+      phase: 'running',
+      filter,
+      matches: 0,
+      kept: 0,
+      chunksDone: 0,
+      chunks: 0,
+      bytesDone: 0,
+      bytes: 0,
+      badChunks: 0,
+      references: undefined,
+      collatedFastPath: false,
+      error: undefined,
+      elapsedMs: 0,
+    }
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => {
+      this.listeners.delete(listener)
+    }
+  }
+
+  readonly getState = (): FilterState => this.state
+
+  get signal(): AbortSignal {
+    return this.controller.signal
+  }
+
+  update(patch: Partial<FilterState>): void {
+    if (this.state.phase !== 'running') return
+    this.state = { ...this.state, ...patch, elapsedMs: performance.now() - this.started }
+    for (const listener of this.listeners) listener()
+  }
+
+  /** Stops issuing batches; what was found so far stays. */
+  cancel(): void {
+    if (this.state.phase !== 'running') return
+    this.controller.abort()
+    this.update({ phase: 'cancelled' })
+  }
+}
+
+function compiled(run: FilterRun, source: FilterSource, filter: RecordFilter): CompiledFilter | undefined {
+  const { prelude } = source.opened
+  try {
+    return compileFilter(filter, prelude, inferSemantics(prelude))
+  } catch (e) {
+    run.update({ phase: 'error', error: e instanceof Error ? e : new Error(String(e)) })
+    return undefined
+  }
+}
+
+/**
+ * Starts a filter over every chunk indexed so far. A filter the file cannot
+ * answer (no UMI tag, a barcode of another length, a bad regex) ends at
+ * once in phase 'error' with a sentence for the user.
+ */
+export function startFilterRun(source: FilterSource, filter: RecordFilter): FilterRun {
+  const run = new FilterRun(filter)
+  const compiledFilter = compiled(run, source, filter)
+  if (!compiledFilter) return run
+  const { opened, index, convention } = source
+  const { reqs, bytes } = chunkRequests(index, convention)
+  const collated = identifyProducer(opened.prelude, opened.container).name === 'alevin-fry collate'
+  const job: FilterJob = { filter: compiledFilter, collated }
+  const fast = collated && barcodeOnly(compiledFilter)
+  run.update({
+    chunks: reqs.length,
+    bytes,
+    references: compiledFilter.alignment?.refs ? compiledFilter.alignment.refCount : undefined,
+    collatedFastPath: fast,
+  })
+  let done = { chunks: 0, bytes: 0, bad: 0 }
+  const firstRecord = (chunk: number): number => index.firstRecord(chunk)
+  const onBatch = (found: FilterBatchResult, batch: ChunkRequest[]): void => {
+    run.matches.add(found, firstRecord)
+    done = {
+      chunks: done.chunks + batch.length,
+      bytes: done.bytes + batchBytes(batch, convention),
+      bad: done.bad + found.bad.length,
+    }
+    const m = run.matches
+    run.update({ matches: m.total, kept: m.kept, chunksDone: done.chunks, bytesDone: done.bytes, badChunks: done.bad })
+  }
+  const start = async (): Promise<void> => {
+    await filterPass(source.lanes(), bulkBatches(reqs, convention), job, onBatch, run.signal)
+  }
+  start().then(
+    () => {
+      run.update({ phase: 'done' })
+    },
+    (e: unknown) => {
+      if (e instanceof RadError && e.code === 'CANCELLED') return
+      run.update({ phase: 'error', error: e instanceof Error ? e : new Error(String(e)) })
+    },
+  )
+  return run
+}
