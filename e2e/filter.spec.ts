@@ -34,7 +34,7 @@ async function sampleRecords(): Promise<TextRecord[]> {
       const view = recordView(cols, r, prelude, sem)
       const refs: string[] = []
       for (let a = 0; a < view.naln; a++)
-        refs.push(alignmentView(cols, (cols.alnStart[r] ?? 0) + a, prelude, sem).refName)
+        {refs.push(alignmentView(cols, (cols.alnStart[r] ?? 0) + a, prelude, sem).refName)}
       out.push({ barcode: view.barcodes[0] ?? '', refs })
     }
   }
