@@ -1,13 +1,13 @@
 import { makeCheckPlan } from '../rad/valueChecks'
 import { integrityStatus, issueFromError } from '../rad/integrity'
 import type { IntegrityStatus } from '../rad/integrity'
-import { columnValue } from '../rad/columns'
 import { decodeChunk } from '../rad/decodeChunk'
 import { canonicalJson } from '../rad/display'
 import { RadError } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
 import { describeType } from '../rad/tags'
-import type { ChunkColumns, Column, Prelude, TagDesc } from '../rad/types'
+import type { ChunkColumns, Prelude, TagDesc } from '../rad/types'
+import { dumpRecordJson } from '../rad/dumpLine'
 import { viewLines } from '../rad/viewLine'
 import { compileFilter, matchRecords } from '../rad/recordFilter'
 import type { RecordFilter } from '../rad/recordFilter'
@@ -116,10 +116,6 @@ export async function runValidate(file: ByteSource, out: Output): Promise<number
   return exitCodeOf(status)
 }
 
-function rowJson(col: Column, i: number): unknown {
-  return canonicalJson(columnValue(col, i))
-}
-
 /** Every record of the chunk, or only `records` (indices in the chunk, from a filter). */
 function recordIndices(cols: ChunkColumns, records: Uint32Array | undefined): ArrayLike<number> {
   return records ?? Uint32Array.from({ length: cols.recordCount }, (_, r) => r)
@@ -127,26 +123,7 @@ function recordIndices(cols: ChunkColumns, records: Uint32Array | undefined): Ar
 
 function dumpChunk(cols: ChunkColumns, prelude: Prelude, out: Output, records?: Uint32Array): void {
   const rs = recordIndices(cols, records)
-  for (let i = 0; i < rs.length; i++) {
-    const r = rs[i] ?? 0
-    const read: Record<string, unknown> = {}
-    prelude.readTags.forEach((tag, t) => {
-      read[tag.name] = rowJson(cols.readColumns[t] as Column, r)
-    })
-    const alns: Record<string, unknown>[] = []
-    const naln = (cols.alnStart[r + 1] ?? 0) - (cols.alnStart[r] ?? 0)
-    // With no alignment tags an alignment has nothing to show, and its count is
-    // bounded by no bytes (a corrupt naln of 2^32−1 would mean 4 billion `{}`).
-    const shown = prelude.alnTags.length > 0 ? naln : 0
-    for (let k = cols.alnStart[r] ?? 0; k < (cols.alnStart[r] ?? 0) + shown; k++) {
-      const aln: Record<string, unknown> = {}
-      prelude.alnTags.forEach((tag, t) => {
-        aln[tag.name] = rowJson(cols.alnColumns[t] as Column, k)
-      })
-      alns.push(aln)
-    }
-    out.write(`${JSON.stringify({ chunk: cols.chunk, rec: r, naln, read, alns })}\n`)
-  }
+  for (let i = 0; i < rs.length; i++) out.write(`${dumpRecordJson(cols, rs[i] ?? 0, prelude)}\n`)
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { Orientation, RecordFilter } from '../rad/recordFilter'
 
-export const FILTER_USAGE = `filters (view, dump; all given must hold):
+export const FILTER_USAGE = `filters (view, dump, subset; all given must hold):
   --barcode ACGT…         records whose cell barcode is this sequence (any barcode level of its length)
   --hamming 0|1           mismatches allowed in --barcode (default 0)
   --umi ACGT…             records with this UMI

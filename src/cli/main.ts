@@ -7,6 +7,8 @@ import { Output, reportLine } from './output'
 import { runStats } from './stats'
 import type { StatsFormat } from './stats'
 import { runServe } from './serve'
+import { runSubset, takeSubsetFlags } from './subset'
+import type { SubsetArgs } from './subset'
 
 const USAGE = `usage: node bin/rad.mjs COMMAND FILE [options]
 
@@ -19,6 +21,8 @@ commands:
   stats FILE [--json|--tsv]  whole-file statistics and the knee (docs/stats.md): a summary, the JSON,
                           or a MultiQC-friendly TSV (barcode, reads, distinct UMIs, above-knee flag)
   serve FILE… [--port N]  serve the viewer and FILEs over HTTP, print a link per file (serve --help)
+  subset IN OUT [--chunks A-B] [--records A-B] [--keep-chunks] [filters]
+                          write the chosen records of IN to OUT as a valid RAD file (ranges 0-based, inclusive)
 
 ${FILTER_USAGE}
 
@@ -38,6 +42,7 @@ interface Args {
   header: boolean
   statsFormat: StatsFormat
   filter: RecordFilter | undefined
+  subset: SubsetArgs
 }
 
 /** The arguments, 'help', or what is wrong with them. */
@@ -45,6 +50,8 @@ function parseArgs(all: string[]): Args | string {
   const flags = extractFilterFlags(all)
   if (typeof flags === 'string') return flags
   const { filter, rest: argv } = flags
+  const subset = takeSubsetFlags(argv)
+  if (typeof subset === 'string') return subset
   const positional: string[] = []
   let chunk: number | undefined
   let header = false
@@ -65,10 +72,12 @@ function parseArgs(all: string[]): Args | string {
     }
   }
   const [command, file, output] = positional
-  const arity = command === 'salvage' ? 3 : 2
+  const arity = command === 'salvage' || command === 'subset' ? 3 : 2
   if (command === undefined || file === undefined || positional.length !== arity) return USAGE
-  if (filter && command !== 'view' && command !== 'dump') return `filters apply to view and dump, not ${command}`
-  return { command, file, output, chunk, header, statsFormat, filter }
+  if (filter && command !== 'view' && command !== 'dump' && command !== 'subset') {
+    return `filters apply to view and dump (and subset), not ${command}`
+  }
+  return { command, file, output, chunk, header, statsFormat, filter, subset }
 }
 
 async function run(args: Args, out: Output): Promise<number> {
@@ -87,6 +96,8 @@ async function run(args: Args, out: Output): Promise<number> {
         return await runSalvage(source, args.output ?? '', out)
       case 'stats':
         return await runStats(source, out, args.statsFormat)
+      case 'subset':
+        return await runSubset(source, args.output ?? '', { ...args.subset, filter: args.filter }, out)
       default:
         process.stderr.write(`unknown command "${args.command}"\n${USAGE}\n`)
         return 1

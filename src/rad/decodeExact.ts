@@ -97,6 +97,21 @@ export function measureRecords(p: ChunkPayload, layout: RecordLayout): number {
   return walkRecords(p, layout, viewOf(p.bytes)).consumed
 }
 
+/**
+ * Where each record of a chunk starts and ends in its (decompressed) record
+ * bytes: `nrec + 1` payload-relative offsets, record r being
+ * `bytes[starts[r], starts[r + 1])` (§5.1). Checks that the records fill the
+ * payload exactly (§5.4), as the decodes do; a subset copies records by these spans.
+ */
+export function recordBounds(p: ChunkPayload, layout: RecordLayout): Uint32Array {
+  const walk = walkRecords(p, layout, viewOf(p.bytes))
+  if (walk.consumed !== p.bytes.length) throw underrun(p, walk.consumed)
+  const bounds = new Uint32Array(p.nrec + 1)
+  bounds.set(walk.recStart)
+  bounds[p.nrec] = walk.consumed
+  return bounds
+}
+
 /** Alignment start positions, payload-relative, for fixed-width alignment tags. */
 function alignmentPositions(walk: RecordWalk, layout: RecordLayout, total: number): Uint32Array {
   const positions = new Uint32Array(total)
