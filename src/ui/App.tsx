@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { prewarmIndexWorker } from '../workers/client'
 import { DropChoice } from './DropChoice'
 import { readSidecars } from './dropEntries'
+import { sidecarIndexFor } from './dropPlan'
 import type { DropPlan, DroppedFile, Sidecar } from './dropPlan'
 import { DropZone } from './DropZone'
 import { FileView } from './FileView'
@@ -36,10 +37,10 @@ export function App() {
   // Counts open requests, so a slow sample download never replaces a file opened meanwhile.
   const requests = useRef(0)
   const openFile = useCallback(
-    (file: File) => {
+    (file: File, sidecar?: File) => {
       requests.current++
       setSampleError(undefined)
-      open(file)
+      open(file, sidecar)
     },
     [open],
   )
@@ -52,16 +53,16 @@ export function App() {
     [openFile],
   )
   const openDropped = useCallback(
-    (file: DroppedFile) => {
+    (plan: DropPlan, file: DroppedFile) => {
       setDropped((d) => d && { ...d, opened: file.path })
-      openFile(file.file)
+      openFile(file.file, sidecarIndexFor(plan, file.path)?.file)
     },
     [openFile],
   )
   const onPlan = useCallback(
     (plan: DropPlan) => {
       setDropped({ plan, sidecars: [], opened: undefined })
-      if (plan.open) openDropped(plan.open)
+      if (plan.open) openDropped(plan, plan.open)
       void readSidecars(plan.sidecarFiles).then((sidecars) => {
         setDropped((d) => (d?.plan === plan ? { ...d, sidecars } : d))
       })
@@ -109,7 +110,14 @@ export function App() {
         </div>
       )}
       {dropped && (
-        <DropChoice plan={dropped.plan} sidecars={dropped.sidecars} opened={dropped.opened} onOpen={openDropped} />
+        <DropChoice
+          plan={dropped.plan}
+          sidecars={dropped.sidecars}
+          opened={dropped.opened}
+          onOpen={(file) => {
+            openDropped(dropped.plan, file)
+          }}
+        />
       )}
       {session ? (
         <FileView

@@ -9,14 +9,14 @@ import type { RadSession, SessionState } from '../workers/client'
  */
 export function useRadSession(): {
   session: RadSession | undefined
-  open: (file: File) => void
+  open: (file: File, sidecar?: File) => void
 } {
   const [session, setSession] = useState<RadSession | undefined>(undefined)
   const current = useRef<RadSession | undefined>(undefined)
 
-  const open = useCallback((file: File) => {
+  const open = useCallback((file: File, sidecar?: File) => {
     current.current?.dispose()
-    const next = openRadFile(file)
+    const next = openRadFile(file, sidecar ? { sidecar } : undefined)
     current.current = next
     setSession(next)
   }, [])
