@@ -347,3 +347,17 @@ export async function expectAccessible(page: Page, what: string, excluded: AxeEx
     `${what}: serious or critical axe violations`,
   ).toEqual([])
 }
+
+/** Drops several files at once (a synthetic drop carrying a real DataTransfer), in the order given. */
+export async function dropFiles(page: Page, files: readonly { name: string; bytes: Uint8Array }[]): Promise<void> {
+  await page.evaluate(
+    (list) => {
+      const dt = new DataTransfer()
+      for (const { name, b64 } of list) {
+        dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name))
+      }
+      document.body.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: dt }))
+    },
+    files.map(({ name, bytes }) => ({ name, b64: Buffer.from(bytes).toString('base64') })),
+  )
+}

@@ -91,6 +91,7 @@ async function index(checkBeside = false): Promise<{ ms: number; firstMs: number
       { kind: 'file', file: file() },
       1,
       proxy({
+        indexSource: () => undefined,
         opened: (o: OpenedFile) => {
           got.opened = o
         },

@@ -3,6 +3,7 @@ import { NodeFileSource } from './nodeFileSource'
 import { runDump, runInfo, runSalvage, runValidate, runView } from './commands'
 import { FILTER_USAGE, extractFilterFlags } from './filterFlags'
 import type { RecordFilter } from '../rad/recordFilter'
+import { runIndex } from './indexCommand'
 import { Output, reportLine } from './output'
 import { runStats } from './stats'
 import type { StatsFormat } from './stats'
@@ -17,6 +18,7 @@ commands:
   dump FILE [--chunk N]   JSON Lines, one object per record (raw tag values)
   view FILE [-H]          one line per alignment, like \`alevin-fry view\` (-H: reference list first)
   validate FILE           check every chunk (and every .sz frame's checksum)
+  index FILE              scan FILE once and write its sidecar index FILE.rdx (docs/sidecar.md)
   salvage IN OUT          write the valid part of IN to OUT: the prelude and every intact chunk, num_chunks corrected
   stats FILE [--json|--tsv]  whole-file statistics and the knee (docs/stats.md): a summary, the JSON,
                           or a MultiQC-friendly TSV (barcode, reads, distinct UMIs, above-knee flag)
@@ -92,6 +94,8 @@ async function run(args: Args, out: Output): Promise<number> {
         return await runView(source, out, args.header, args.filter)
       case 'validate':
         return await runValidate(source, out)
+      case 'index':
+        return await runIndex(source, args.file, out)
       case 'salvage':
         return await runSalvage(source, args.output ?? '', out)
       case 'stats':

@@ -3,6 +3,7 @@ import { prewarmIndexWorker, urlSpec } from '../workers/client'
 import type { SourceSpec } from '../workers/client'
 import { DropChoice } from './DropChoice'
 import { readSidecars } from './dropEntries'
+import { sidecarIndexFor } from './dropPlan'
 import type { DropPlan, DroppedFile, Sidecar } from './dropPlan'
 import { DropZone } from './DropZone'
 import { FileView } from './FileView'
@@ -38,17 +39,17 @@ export function App() {
   // Counts open requests, so a slow sample download never replaces a file opened meanwhile.
   const requests = useRef(0)
   const openSource = useCallback(
-    (source: SourceSpec) => {
+    (source: SourceSpec, sidecar?: File) => {
       requests.current++
       setSampleError(undefined)
       showUrlParam(source.kind === 'url' ? source.url : undefined)
-      open(source)
+      open(source, sidecar)
     },
     [open],
   )
   const openFile = useCallback(
-    (file: File) => {
-      openSource({ kind: 'file', file })
+    (file: File, sidecar?: File) => {
+      openSource({ kind: 'file', file }, sidecar)
     },
     [openSource],
   )
@@ -84,16 +85,16 @@ export function App() {
     [openFile],
   )
   const openDropped = useCallback(
-    (file: DroppedFile) => {
+    (plan: DropPlan, file: DroppedFile) => {
       setDropped((d) => d && { ...d, opened: file.path })
-      openFile(file.file)
+      openFile(file.file, sidecarIndexFor(plan, file.path)?.file)
     },
     [openFile],
   )
   const onPlan = useCallback(
     (plan: DropPlan) => {
       setDropped({ plan, sidecars: [], opened: undefined })
-      if (plan.open) openDropped(plan.open)
+      if (plan.open) openDropped(plan, plan.open)
       void readSidecars(plan.sidecarFiles).then((sidecars) => {
         setDropped((d) => (d?.plan === plan ? { ...d, sidecars } : d))
       })
@@ -142,7 +143,14 @@ export function App() {
         </div>
       )}
       {dropped && (
-        <DropChoice plan={dropped.plan} sidecars={dropped.sidecars} opened={dropped.opened} onOpen={openDropped} />
+        <DropChoice
+          plan={dropped.plan}
+          sidecars={dropped.sidecars}
+          opened={dropped.opened}
+          onOpen={(file) => {
+            openDropped(dropped.plan, file)
+          }}
+        />
       )}
       {session ? (
         <FileView

@@ -31,6 +31,7 @@ function label(state: SessionState): string {
   if (state.phase === 'error') return state.opened ? 'Stopped at a problem' : 'Could not open the file'
   if (state.cancelled && !state.opened) return 'Cancelled before the header was read'
   if (state.cancelled) return 'Indexing cancelled — showing the chunks found'
+  if (state.indexSource === 'sidecar') return 'Indexed from its sidecar index (.rdx) — the file was not scanned'
   return state.summary?.status === 'damaged' ? 'Indexed — damaged chunks found (see Integrity)' : 'Indexed'
 }
 
@@ -49,7 +50,8 @@ export function announcement(state: SessionState, scanned: number, total: number
 export function IndexStatus({ state, onCancel }: Props) {
   const p = state.progress
   const total = p?.bytesTotal ?? state.opened?.sourceSize ?? state.fileSize
-  const scanned = state.phase === 'done' && !state.cancelled ? total : (p?.bytesScanned ?? 0)
+  const fromSidecar = state.indexSource === 'sidecar'
+  const scanned = fromSidecar ? 0 : state.phase === 'done' && !state.cancelled ? total : (p?.bytesScanned ?? 0)
   const running = state.phase === 'opening' || state.phase === 'indexing'
   // From the drop to the last chunk indexed: what the person waited, worker start-up included.
   const took = state.finishedAt === undefined ? undefined : (state.finishedAt - state.openedAt) / 1000
@@ -59,7 +61,7 @@ export function IndexStatus({ state, onCancel }: Props) {
   // A file that is not RAD, or a cancel before its header: no scan happened, so no scan figures.
   const figures = running || state.opened !== undefined
   return (
-    <div className={`status status-${ds}`} data-testid="index-status" data-state={ds}>
+    <div className={`status status-${ds}`} data-testid="index-status" data-state={ds} data-source={state.indexSource}>
       <div className="status-head">
         <span className="status-file" title={state.fileName}>
           {state.fileName}
@@ -74,6 +76,11 @@ export function IndexStatus({ state, onCancel }: Props) {
           </button>
         )}
       </div>
+      {state.sidecarRejected !== undefined && (
+        <p className="sidecar-rejected" role="alert" data-testid="sidecar-rejected">
+          The sidecar index was not used: {state.sidecarRejected}. The file is scanned instead.
+        </p>
+      )}
       {figures && (
         <Figures
           scanned={scanned}
@@ -106,6 +113,9 @@ interface FiguresProps {
 }
 
 function Figures({ scanned, total, state, rate, running, timeText }: FiguresProps) {
+  // A sidecar's index is whole at once: the bar is full though nothing was scanned.
+  const fromSidecar = state.indexSource === 'sidecar'
+  const share = fromSidecar ? 1 : total > 0 ? scanned / total : 0
   return (
     <>
       <div
@@ -114,15 +124,17 @@ function Figures({ scanned, total, state, rate, running, timeText }: FiguresProp
         aria-label={`Indexing ${state.fileName}`}
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-valuenow={Math.round(total > 0 ? (100 * scanned) / total : 0)}
+        aria-valuenow={Math.round(100 * share)}
       >
-        <div className="progress-fill" style={{ transform: `scaleX(${String(total > 0 ? scanned / total : 0)})` }} />
+        <div className="progress-fill" style={{ transform: `scaleX(${String(share)})` }} />
       </div>
       <dl className="stats">
         <div>
           <dt>Scanned</dt>
           <dd data-testid="stat-bytes" data-value={String(scanned)}>
-            {fmtBytes(scanned)} of {fmtBytes(total)} ({fmtPercent(scanned, total)})
+            {fromSidecar
+              ? `none of ${fmtBytes(total)}: indexed from the sidecar`
+              : `${fmtBytes(scanned)} of ${fmtBytes(total)} (${fmtPercent(scanned, total)})`}
           </dd>
         </div>
         <div>

@@ -25,15 +25,36 @@ export interface DropPlan {
   open: DroppedFile | undefined
   /** JSON files to read and show (§8: map_info.json, aux_info/*.json, collate.json, …). */
   sidecarFiles: DroppedFile[]
+  /** `.rdx` sidecar indexes dropped with the RAD files (docs/sidecar.md), used by sidecarIndexFor. */
+  indexes: DroppedFile[]
 }
 
 const RAD_NAME = /\.rad(\.sz)?$/i
 const JSON_NAME = /\.json$/i
+const INDEX_NAME = /\.rdx$/i
 /** Sidecars are small run reports; anything larger is not one of them (and would not be read whole). */
 export const SIDECAR_MAX_BYTES = 1_000_000
 
 export function looksLikeRad(path: string): boolean {
   return RAD_NAME.test(path)
+}
+
+/** Neither a JSON sidecar nor a `.rdx` index: a file to offer for opening. */
+function isOpenable(path: string): boolean {
+  return !JSON_NAME.test(path) && !INDEX_NAME.test(path)
+}
+
+function indexes(files: readonly DroppedFile[]): DroppedFile[] {
+  return files.filter((f) => INDEX_NAME.test(f.path))
+}
+
+/**
+ * The `.rdx` index to open `path` with: the one named after it (`map.rad.rdx`), else the only
+ * one dropped. A sidecar of another file is harmless: the index worker checks its fingerprint.
+ */
+export function sidecarIndexFor(plan: DropPlan, path: string): DroppedFile | undefined {
+  const named = plan.indexes.find((f) => f.path.toLowerCase() === `${path}.rdx`.toLowerCase())
+  return named ?? (plan.indexes.length === 1 ? plan.indexes[0] : undefined)
 }
 
 function sidecars(files: readonly DroppedFile[]): DroppedFile[] {
@@ -49,17 +70,19 @@ export function planFolder(name: string, files: readonly DroppedFile[]): DropPla
     candidates: rad,
     open: rad.length === 1 ? rad[0] : undefined,
     sidecarFiles: sidecars(files),
+    indexes: indexes(files),
   }
 }
 
 /** Several dropped files: open the first RAD-named one (else the first), offer them all. */
 export function planFiles(files: readonly DroppedFile[]): DropPlan {
-  const open = files.find((f) => looksLikeRad(f.path)) ?? files.find((f) => !JSON_NAME.test(f.path)) ?? files[0]
+  const open = files.find((f) => looksLikeRad(f.path)) ?? files.find((f) => isOpenable(f.path)) ?? files[0]
   return {
     kind: 'files',
     name: `${String(files.length)} files`,
-    candidates: files.filter((f) => !JSON_NAME.test(f.path)),
+    candidates: files.filter((f) => isOpenable(f.path)),
     open,
     sidecarFiles: sidecars(files),
+    indexes: indexes(files),
   }
 }

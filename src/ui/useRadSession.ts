@@ -9,14 +9,14 @@ import type { RadSession, SessionState, SourceSpec } from '../workers/client'
  */
 export function useRadSession(): {
   session: RadSession | undefined
-  open: (source: SourceSpec) => void
+  open: (source: SourceSpec, sidecar?: File) => void
 } {
   const [session, setSession] = useState<RadSession | undefined>(undefined)
   const current = useRef<RadSession | undefined>(undefined)
 
-  const open = useCallback((source: SourceSpec) => {
+  const open = useCallback((source: SourceSpec, sidecar?: File) => {
     current.current?.dispose()
-    const next = openRadSource(source)
+    const next = openRadSource(source, sidecar ? { sidecar } : undefined)
     current.current = next
     setSession(next)
   }, [])

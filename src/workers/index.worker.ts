@@ -2,6 +2,7 @@
 import { expose, transfer } from 'comlink'
 import type { Remote } from 'comlink'
 import './comlinkErrors'
+import { BlobSource } from '../io/blobSource'
 import { openByteSource, remoteVersionOf } from '../io/sourceSpec'
 import type { SourceSpec } from '../io/sourceSpec'
 import { RadError } from '../rad/errors'
@@ -9,7 +10,8 @@ import type { Prelude } from '../rad/types'
 import type { RecordChecker } from './checksBeside'
 import type { ScanEvents, ScanRequest, ScanSummary } from './protocol'
 import { remoteChecker } from './remoteChecker'
-import { scanFile, unreadable } from './scanFile'
+import { unreadable } from './scanFile'
+import { scanOrInstall } from './knownIndex'
 
 interface Job {
   controller: AbortController
@@ -54,9 +56,11 @@ const api = {
         throw e
       }
       const remote = remoteVersionOf(source)
-      const summary = await scanFile(
+      const summary = await scanOrInstall(
         source,
+        options?.sidecar && new BlobSource(options.sidecar),
         {
+          indexSource: (indexSource, rejected) => events.indexSource(indexSource, rejected),
           opened: (opened) => events.opened(remote ? { ...opened, remote } : opened),
           first: (index, chunks, convention, buffers) => events.first(transfer(index, buffers), chunks, convention),
           index: (added, convention, buffers) => events.index(transfer(added, buffers), convention),
