@@ -6,14 +6,15 @@ import { confirmUnchanged } from '../io/fileFingerprint'
 import { openSource } from '../io/readPrelude'
 import { decodeBatch, makeDecoder } from './decodeBatch'
 import type { Decoder } from './decodeBatch'
-import type { DecodeApi } from './protocol'
+import type { DecodeWorkerApi } from './decodeSlots'
+import { statsMethods } from './statsWorker'
 import { chunkBuffers } from './transfer'
 
 let ready: Promise<Decoder> | undefined
 /** The file itself (not the unwrapped .sz stream): what recheck() reads. */
 let raw: BlobSource | undefined
 
-const api: DecodeApi = {
+const api: DecodeWorkerApi = {
   open(file, prelude, container) {
     ready = (async () => {
       const blob = new BlobSource(file)
@@ -34,6 +35,7 @@ const api: DecodeApi = {
     if (!raw) throw new Error('internal: decode worker used before open()')
     await confirmUnchanged(raw, fingerprint)
   },
+  ...statsMethods(() => ready ?? Promise.reject(new Error('internal: decode worker used before open()'))),
 }
 
 expose(api)

@@ -4,6 +4,10 @@ import './comlinkErrors'
 import type { FileFingerprint } from '../io/fileFingerprint'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { ChunkRequest, DecodeApi, OpenedFile } from './protocol'
+import type { StatsWorkerApi } from './statsProtocol'
+
+/** What a decode worker exposes: decoding (protocol.ts) and the statistics pass (statsProtocol.ts). */
+export type DecodeWorkerApi = DecodeApi & StatsWorkerApi
 
 /** A timed call without an answer for this long means the worker is gone (a 4 MiB batch takes milliseconds). */
 const CALL_TIMEOUT_MS = 60_000
@@ -22,7 +26,7 @@ export class WorkerStopped extends Error {
 /** One decode worker and the calls it has not answered yet. */
 export interface Slot {
   readonly worker: Worker
-  readonly api: Remote<DecodeApi>
+  readonly api: Remote<DecodeWorkerApi>
   /** Why the worker stopped; undefined while it runs. */
   stopped: string | undefined
   readonly calls: Set<Call>
@@ -121,6 +125,25 @@ export class DecodeSlots {
     })
   }
 
+  /** Any other call on a worker (the statistics pass): rejects with WorkerStopped when the worker stops first. */
+  call<T>(slot: Slot, run: (api: Remote<DecodeWorkerApi>) => Promise<T>): Promise<T> {
+    if (slot.stopped !== undefined) return Promise.reject(new WorkerStopped(slot.stopped))
+    return new Promise<T>((resolve, reject) => {
+      const call: Call = { reject, timer: undefined }
+      slot.calls.add(call)
+      run(slot.api).then(
+        (value) => {
+          slot.calls.delete(call)
+          resolve(value)
+        },
+        (e: unknown) => {
+          slot.calls.delete(call)
+          reject(e instanceof Error ? e : new Error(String(e)))
+        },
+      )
+    })
+  }
+
   /** Asks a worker to read both ends of the file again (DecodeApi.recheck). */
   recheck(slot: Slot, fingerprint: FileFingerprint): Promise<void> {
     if (slot.stopped !== undefined) return Promise.reject(new WorkerStopped(slot.stopped))
@@ -137,7 +160,7 @@ export class DecodeSlots {
 
   private spawn(): Slot {
     const worker = this.opts.createWorker()
-    const slot: Slot = { worker, api: wrap<DecodeApi>(worker), stopped: undefined, calls: new Set() }
+    const slot: Slot = { worker, api: wrap<DecodeWorkerApi>(worker), stopped: undefined, calls: new Set() }
     worker.addEventListener('error', (ev) => {
       ev.preventDefault()
       this.fail(slot, ev.message || 'the worker crashed')
