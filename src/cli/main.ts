@@ -2,6 +2,8 @@ import { RadError } from '../rad/errors'
 import { NodeFileSource } from './nodeFileSource'
 import { runDump, runInfo, runSalvage, runValidate, runView } from './commands'
 import { Output, reportLine } from './output'
+import { runStats } from './stats'
+import type { StatsFormat } from './stats'
 
 const USAGE = `usage: node bin/rad.mjs COMMAND FILE [options]
 
@@ -11,6 +13,8 @@ commands:
   view FILE [-H]          one line per alignment, like \`alevin-fry view\` (-H: reference list first)
   validate FILE           check every chunk (and every .sz frame's checksum)
   salvage IN OUT          write the valid part of IN to OUT: the prelude and every intact chunk, num_chunks corrected
+  stats FILE [--json|--tsv]  whole-file statistics and the knee (docs/stats.md): a summary, the JSON,
+                          or a MultiQC-friendly TSV (barcode, reads, distinct UMIs, above-knee flag)
 
 Files may be plain RAD, chunk-compressed (lz4/zstd) or Snappy-framed (.sz).
 
@@ -26,6 +30,7 @@ interface Args {
   output: string | undefined
   chunk: number | undefined
   header: boolean
+  statsFormat: StatsFormat
 }
 
 /** The arguments, 'help', or what is wrong with them. */
@@ -33,6 +38,7 @@ function parseArgs(argv: string[]): Args | string {
   const positional: string[] = []
   let chunk: number | undefined
   let header = false
+  let statsFormat: StatsFormat = 'summary'
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? ''
     if (arg === '--chunk') {
@@ -40,6 +46,8 @@ function parseArgs(argv: string[]): Args | string {
       if (!Number.isSafeInteger(chunk) || chunk < 0) return '--chunk needs a chunk number (0-based)'
     } else if (arg === '-H' || arg === '--header') {
       header = true
+    } else if (arg === '--json' || arg === '--tsv') {
+      statsFormat = arg === '--json' ? 'json' : 'tsv'
     } else if (arg === '-h' || arg === '--help') {
       return 'help'
     } else {
@@ -49,7 +57,7 @@ function parseArgs(argv: string[]): Args | string {
   const [command, file, output] = positional
   const arity = command === 'salvage' ? 3 : 2
   if (command === undefined || file === undefined || positional.length !== arity) return USAGE
-  return { command, file, output, chunk, header }
+  return { command, file, output, chunk, header, statsFormat }
 }
 
 async function run(args: Args, out: Output): Promise<number> {
@@ -66,6 +74,8 @@ async function run(args: Args, out: Output): Promise<number> {
         return await runValidate(source, out)
       case 'salvage':
         return await runSalvage(source, args.output ?? '', out)
+      case 'stats':
+        return await runStats(source, out, args.statsFormat)
       default:
         process.stderr.write(`unknown command "${args.command}"\n${USAGE}\n`)
         return 1

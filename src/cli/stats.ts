@@ -1,0 +1,75 @@
+/** `stats FILE [--json] [--tsv]`: the whole-file statistics of issue 12 §1 (docs/stats.md). */
+import { decodeChunk } from '../rad/decodeChunk'
+import { fmtInt } from '../rad/errors'
+import { makeCheckPlan } from '../rad/valueChecks'
+import { integrityStatus } from '../rad/integrity'
+import { inferSemantics } from '../rad/semantics'
+import { barcodeTsv, createStatsAccumulator, statsJson } from '../rad/stats'
+import type { StatsJson } from '../rad/stats'
+import type { ByteSource } from '../io/byteSource'
+import { openRad } from '../io/openRad'
+import { scanChunks } from '../io/scanChunks'
+import { exitCodeOf } from './commands'
+import type { Output } from './output'
+import { reportLine } from './output'
+
+export type StatsFormat = 'summary' | 'json' | 'tsv'
+
+function pct(x: number): string {
+  return `${(100 * x).toFixed(1)}%`
+}
+
+/** A few lines for people; `--json` has every figure. */
+function summary(s: StatsJson): string[] {
+  const lines = [`${s.assay}: ${fmtInt(s.records)} records, ${fmtInt(s.alignments)} alignments`]
+  if (s.barcodes) {
+    const approx = s.barcodes.exact ? '' : ` (≈, ±${fmtInt(s.barcodes.distinct_error)})`
+    lines.push(
+      `barcodes: ${fmtInt(s.barcodes.distinct)} distinct${approx}; reads per barcode mean ${s.barcodes.reads_per_barcode.mean.toFixed(1)}, median ${String(s.barcodes.reads_per_barcode.median)}`,
+    )
+  }
+  if (s.knee !== null) lines.push(`knee: ${fmtInt(s.knee)} cells (${pct(s.cutoffs?.knee?.readsShare ?? 0)} of reads)`)
+  if (s.umis) {
+    lines.push(
+      `UMIs: ${fmtInt(s.umis.distinct_pairs)} distinct (barcode, UMI) pairs${s.umis.exact ? '' : ' (sampled)'}; saturation ${pct(s.umis.sequencing_saturation)}; ` +
+        `≈${fmtInt(s.umis.good_toulmin_2x)} new pairs at 2× depth`,
+    )
+  }
+  if (s.references) lines.push(`references with alignments: ${fmtInt(s.references.with_alignments)}`)
+  if (s.orientation) {
+    lines.push(
+      `orientation: ${Object.entries(s.orientation)
+        .map(([k, n]) => `${k} ${fmtInt(n)}`)
+        .join(', ')}`,
+    )
+  }
+  if (s.chunks.collated) lines.push(`collated: ${fmtInt(s.chunks.count)} chunks, one cell each`)
+  if (!s.exact) lines.push('some figures are estimates: see --json (exact, distinct_error, relative_error)')
+  return lines
+}
+
+/** Runs the pass (records checked on the way); exit codes as validate (exitCodeOf). */
+export async function runStats(file: ByteSource, out: Output, format: StatsFormat): Promise<number> {
+  const { source, prelude } = await openRad(file)
+  const sem = inferSemantics(prelude)
+  const acc = createStatsAccumulator(prelude, sem)
+  const scan = await scanChunks(source, prelude, {
+    check: makeCheckPlan(prelude, sem),
+    onChunk: (bytes, offset, chunk, convention) => {
+      acc.addChunk(decodeChunk(bytes, offset, chunk, prelude, convention))
+      return false
+    },
+  })
+  for (const issue of scan.issues) {
+    if (issue.severity === 'error') {
+      process.stderr.write(`${reportLine('error', { ...issue, offset: issue.offset ?? 0 })}\n`)
+    }
+    if (issue.severity === 'warning') process.stderr.write(`${reportLine('warning', issue)}\n`)
+  }
+  const state = acc.exportState()
+  const json = statsJson(state, prelude, sem)
+  if (format === 'json') out.write(`${JSON.stringify(json, null, 2)}\n`)
+  else if (format === 'tsv') out.write(`${barcodeTsv(state, sem, json.cutoffs?.knee?.minCount ?? null).join('\n')}\n`)
+  else out.write(`${summary(json).join('\n')}\n`)
+  return exitCodeOf(integrityStatus(scan.issues, true))
+}

@@ -1,0 +1,297 @@
+/** From an accumulator's state to the figures of the contract (types.ts StatsJson, docs/stats.md). */
+import { decode2bit, mappingTypeName } from '../display'
+import type { Semantics } from '../semantics'
+import type { Prelude } from '../types'
+import { countTableFrom } from './countTable'
+import { Histogram } from './countTable'
+import { HLL_RELATIVE_ERROR, hllEstimate } from './hll'
+import { DEFAULT_TOP, ORIENTATIONS } from './accumulator'
+import { expectCellsCutoff, forceCellsCutoff, kneeDistance } from './knee'
+import type {
+  BarcodeStats,
+  BarcodeTableState,
+  ChunkStats,
+  CountTableState,
+  HistogramState,
+  MeanMedian,
+  Ranked,
+  StatsJson,
+  StatsOptions,
+  StatsState,
+  UmiStats,
+} from './types'
+
+/** alevin-fry's documented example value for --expect-cells / --force-cells when the caller gives none. */
+export const DEFAULT_EXPECT_CELLS = 3000
+
+/** Mean and median (the mean of the two middle values when the count is even); 0 for none. */
+export function meanMedian(values: Float64Array): MeanMedian {
+  const n = values.length
+  if (n === 0) return { mean: 0, median: 0 }
+  let sum = 0
+  for (let i = 0; i < n; i++) sum += values[i]!
+  const sorted = values.slice().sort()
+  const mid = n >> 1
+  const median = n % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+  return { mean: sum / n, median }
+}
+
+/** The `k` entries with the largest count, ties by key ascending. */
+export function topRanked(n: number, count: (i: number) => number, key: (i: number) => string, k: number): Ranked[] {
+  const best: Ranked[] = []
+  const before = (a: Ranked, b: Ranked): boolean => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0])
+  for (let i = 0; i < n; i++) {
+    const c = count(i)
+    if (c <= 0) continue
+    const last = best[best.length - 1]
+    if (best.length === k && last && c < last[1]) continue
+    const row: Ranked = [key(i), c]
+    if (best.length === k && last && !before(row, last)) continue
+    let at = best.length
+    while (at > 0 && before(row, best[at - 1]!)) at--
+    best.splice(at, 0, row)
+    if (best.length > k) best.pop()
+  }
+  return best
+}
+
+/** Records per barcode of the combined identity, descending (for the knee plot); the table's barcodes only. */
+export function barcodeCountsDescending(state: StatsState): Float64Array {
+  const b = state.barcodes[0]
+  if (!b) return new Float64Array(0)
+  return b.table.counts.slice(0, b.table.size).sort().reverse()
+}
+
+/** Turns key words into ACGT… per level (joined with "+"), lengths from the semantics. */
+function barcodeText(sem: Semantics, levels: number[]): (keys: Uint32Array, at: number) => string {
+  return (keys, at) =>
+    levels
+      .map((l, i) => {
+        const lo = keys[at + 2 * i]!
+        const hi = keys[at + 2 * i + 1]!
+        const len = sem.barcodes[l]?.len ?? 0
+        const value = hi === 0 && len <= 16 ? lo : (BigInt(hi) << 32n) | BigInt(lo)
+        return len > 0 ? decode2bit(value, len) : String(value)
+      })
+      .join('+')
+}
+
+function barcodeStats(
+  s: BarcodeTableState,
+  tag: string,
+  text: (keys: Uint32Array, at: number) => string,
+  records: number,
+  top: number,
+): BarcodeStats {
+  const t = s.table
+  const untracked = s.untrackedRecords > 0
+  const extra = untracked ? hllEstimate(s.hll) : 0
+  const distinct = t.size + Math.round(extra)
+  const counts = t.counts.slice(0, t.size)
+  const mm = meanMedian(counts)
+  return {
+    tag,
+    distinct,
+    reads_per_barcode: { mean: distinct > 0 ? records / distinct : 0, median: mm.median },
+    top: topRanked(
+      t.size,
+      (i) => t.counts[i]!,
+      (i) => text(t.keys, i * t.keyWords),
+      top,
+    ),
+    exact: !untracked,
+    distinct_error: Math.round(extra * HLL_RELATIVE_ERROR),
+    untracked_records: s.untrackedRecords,
+    top_exact: !untracked,
+  }
+}
+
+function rows(h: HistogramState, dense = h.dense.length): [number, number][] {
+  const hist = new Histogram(dense)
+  hist.addState(h)
+  return hist.entries()
+}
+
+/** Distinct UMIs per barcode of the combined table (scaled by the sampling rate). */
+export function umisPerBarcode(state: StatsState): Float64Array {
+  const b = state.barcodes[0]
+  const p = state.pairs
+  if (!b || p.size === 0) return new Float64Array(b?.table.size ?? 0)
+  const table = countTableFrom(b.table, b.table.size)
+  const out = new Float64Array(b.table.size)
+  const rate = 2 ** -state.pairShift
+  for (let id = 0; id < p.size; id++) {
+    const bid = table.find(p.keys, id * p.keyWords)
+    if (bid >= 0) out[bid]! += 1 / rate
+  }
+  return out
+}
+
+function umiStats(state: StatsState): UmiStats {
+  const p = state.pairs
+  const rate = 2 ** -state.pairShift
+  const distinct = p.size / rate
+  // Good–Toulmin at t = 1: Σ (−1)^(i+1) n_i, n_i = pairs seen i times (scaled like the sample).
+  let gt = 0
+  for (let id = 0; id < p.size; id++) gt += (p.counts[id]! % 2 === 1 ? 1 : -1) / rate
+  const per = meanMedian(umisPerBarcode(state))
+  return {
+    distinct_pairs: Math.round(distinct),
+    per_barcode: per,
+    duplication_rate: distinct > 0 ? state.records / distinct : 0,
+    sequencing_saturation: state.records > 0 ? 1 - distinct / state.records : 0,
+    good_toulmin_2x: Math.round(gt),
+    exact: state.pairShift === 0,
+    sampling_rate: rate,
+    relative_error: state.pairShift === 0 || p.size === 0 ? 0 : Math.sqrt((1 - rate) / p.size),
+  }
+}
+
+function referenceStats(state: StatsState, prelude: Prelude, top: number): StatsJson['references'] {
+  const n = state.refUnique.length
+  const name = (i: number): string => prelude.refNames[i] ?? `ref ${String(i)}`
+  let withAlignments = 0
+  let unique = 0
+  let multi = 0
+  for (let i = 0; i < n; i++) {
+    const u = state.refUnique[i]!
+    const m = state.refMulti[i]!
+    if (u + m > 0) withAlignments++
+    unique += u
+    multi += m
+  }
+  return {
+    with_alignments: withAlignments,
+    top: {
+      all: topRanked(n, (i) => state.refUnique[i]! + state.refMulti[i]!, name, top),
+      unique: topRanked(n, (i) => state.refUnique[i]!, name, top),
+      multi: topRanked(n, (i) => state.refMulti[i]!, name, top),
+    },
+    alignments_unique: unique,
+    alignments_multi: multi,
+  }
+}
+
+function chunkStats(state: StatsState, distinctBarcodes: number | undefined): ChunkStats {
+  const seen: number[] = []
+  let nonEmpty = 0
+  let single = true
+  state.chunkRecords.forEach((n, c) => {
+    if (Number.isNaN(n)) return
+    seen.push(n)
+    if (n > 0) {
+      nonEmpty++
+      if (state.chunkBarcodes[c] !== 1) single = false
+    }
+  })
+  const per = Float64Array.from(seen)
+  const mm = meanMedian(per)
+  const collated = distinctBarcodes !== undefined && nonEmpty > 0 && single && nonEmpty === distinctBarcodes
+  const out: ChunkStats = {
+    count: seen.length,
+    records_per_chunk: { ...mm, min: seen.length ? Math.min(...per) : 0, max: seen.length ? Math.max(...per) : 0 },
+    collated,
+  }
+  if (collated) out.records_per_cell = meanMedian(per.filter((n) => n > 0))
+  return out
+}
+
+function orientationJson(state: StatsState, sem: Semantics): Record<string, number> | null {
+  if (!sem.orientation) return null
+  const out: Record<string, number> = { fw: state.orientation[0]!, rc: state.orientation[1]! }
+  ORIENTATIONS.forEach((name, i) => {
+    if (i > 1 && state.orientation[i]! > 0) out[name] = state.orientation[i]!
+  })
+  return out
+}
+
+function orientationByType(state: StatsState, sem: Semantics): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {}
+  for (const [key, n] of rows(state.orientationByType)) {
+    const type = mappingTypeName(sem, Math.floor(key / 8))
+    const ori = ORIENTATIONS[key % 8] ?? '?'
+    out[type] ??= {}
+    out[type][ori] = n
+  }
+  return out
+}
+
+/** The figures of the contract from a (merged) state. */
+export function statsJson(state: StatsState, prelude: Prelude, sem: Semantics, opts: StatsOptions = {}): StatsJson {
+  const top = opts.top ?? DEFAULT_TOP
+  const levels = sem.barcodes.map((_, i) => i)
+  const combined = state.barcodes[0]
+  const barcodeRecords = combined ? state.records : 0
+  let barcodes: StatsJson['barcodes'] = null
+  if (combined) {
+    const tag = sem.barcodes.map((f) => f.name).join('+')
+    barcodes = barcodeStats(combined, tag, barcodeText(sem, levels), barcodeRecords, top)
+    if (state.barcodes.length > 1) {
+      barcodes.levels = state.barcodes
+        .slice(1)
+        .map((b, l) => barcodeStats(b, sem.barcodes[l]?.name ?? '', barcodeText(sem, [l]), barcodeRecords, top))
+    }
+  }
+  const umis = combined && state.pairs.size > 0 ? umiStats(state) : null
+  const desc = barcodeCountsDescending(state)
+  const knee = combined ? (kneeDistance(desc) ?? null) : null
+  const json: StatsJson = {
+    assay: sem.assay,
+    records: state.records,
+    alignments: state.alignments,
+    alignments_per_record: rows(state.alnPerRecord),
+    orientation: orientationJson(state, sem),
+    barcodes,
+    umis,
+    references: sem.reference ? referenceStats(state, prelude, top) : null,
+    knee: knee?.cells ?? null,
+    cutoffs: combined
+      ? {
+          knee,
+          expect_cells: expectCellsCutoff(desc, opts.expectCells ?? DEFAULT_EXPECT_CELLS) ?? null,
+          force_cells: forceCellsCutoff(desc, opts.forceCells ?? DEFAULT_EXPECT_CELLS) ?? null,
+        }
+      : null,
+    chunks: chunkStats(state, barcodes?.exact ? barcodes.distinct : undefined),
+    exact:
+      (barcodes === null || (barcodes.exact && (barcodes.levels ?? []).every((l) => l.exact))) && (umis?.exact ?? true),
+    notes: state.notes,
+  }
+  addMappingFigures(json, state, sem)
+  return json
+}
+
+function addMappingFigures(json: StatsJson, state: StatsState, sem: Semantics): void {
+  if (sem.mappingType?.level === 'read') {
+    json.frag_map_type = rows(state.mappingType)
+    json.orientation_by_type = orientationByType(state, sem)
+  } else if (sem.mappingType?.level === 'alignment') {
+    json.mapping_type = rows(state.mappingType)
+  }
+  if (sem.fragmentLength !== undefined) {
+    json.fragment_length = rows(state.fragmentLength)
+    json.fragment_length_unavailable = state.fragmentLengthUnavailable
+  }
+}
+
+/** MultiQC-friendly lines: header, then barcode, reads, distinct UMIs, above the knee (reads ≥ the knee's minCount: 1/0), reads descending. */
+export function barcodeTsv(state: StatsState, sem: Semantics, kneeMinCount: number | null): string[] {
+  const b = state.barcodes[0]
+  if (!b) return []
+  const t: CountTableState = b.table
+  const umis = umisPerBarcode(state)
+  const text = barcodeText(
+    sem,
+    sem.barcodes.map((_, i) => i),
+  )
+  const ids = Array.from({ length: t.size }, (_, i) => i)
+  const keys = ids.map((i) => text(t.keys, i * t.keyWords))
+  ids.sort((x, y) => t.counts[y]! - t.counts[x]! || (keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : 0))
+  const minCount = kneeMinCount ?? Infinity
+  const lines = ['barcode\treads\tdistinct_umis\tabove_knee']
+  for (const i of ids) {
+    const n = t.counts[i]!
+    lines.push(`${keys[i]!}\t${String(n)}\t${String(Math.round(umis[i]!))}\t${n >= minCount ? '1' : '0'}`)
+  }
+  return lines
+}

@@ -1,0 +1,176 @@
+/**
+ * The statistics contract (issue 12 §1; definitions in docs/stats.md).
+ * `StatsJson` is what `rad stats --json` prints and what the page shows: its
+ * keys are a contract. `StatsState` is an accumulator's state: typed arrays
+ * and numbers only, so it is structured-clonable and its buffers transferable
+ * (workers send it to be merged).
+ */
+
+/** `[key, count]`; lists of them are sorted by count descending, ties by key ascending. */
+export type Ranked = [string, number]
+
+/** `[value, count]`, ascending value. */
+export type HistogramRow = [number, number]
+
+export interface MeanMedian {
+  mean: number
+  median: number
+}
+
+/** A cut-off on the barcode-rank curve: the `cells` barcodes with at least `min_count` records. */
+export interface Cutoff {
+  /** The rank (0-based, counts descending) the method picked. */
+  index: number
+  /** Barcodes kept: every barcode with ≥ minCount records (as alevin-fry keeps them). */
+  cells: number
+  minCount: number
+  /** Share of the records those barcodes hold (0…1). */
+  readsShare: number
+}
+
+/** Figures of one barcode level (or of the combined cell identity). */
+export interface BarcodeStats {
+  /** Tag name(s) joined with "+", e.g. "b" or "b0+b1". */
+  tag: string
+  /** Distinct barcodes (exact when `exact`, else an estimate ± `distinct_error`). */
+  distinct: number
+  reads_per_barcode: MeanMedian
+  /** The 20 barcodes with the most records, `[ACGT…, records]`. */
+  top: Ranked[]
+  /** True when every barcode was counted in the table (no cap reached). */
+  exact: boolean
+  /** One standard error of `distinct` (0 when exact). */
+  distinct_error: number
+  /** Records whose barcode arrived after the table was full (counted, not ranked). */
+  untracked_records: number
+  /** True when `top` is provably the true top list with true counts. */
+  top_exact: boolean
+}
+
+export interface UmiStats {
+  /** Distinct (barcode, UMI) pairs (an estimate ± relative_error when sampled). */
+  distinct_pairs: number
+  /** Distinct UMIs per barcode, over the barcodes in the table. */
+  per_barcode: MeanMedian
+  /** records / distinct_pairs: mean reads per molecule. */
+  duplication_rate: number
+  /** 1 − distinct_pairs / records. */
+  sequencing_saturation: number
+  /** Good–Toulmin: new pairs expected from as many records again (2× depth). */
+  good_toulmin_2x: number
+  exact: boolean
+  /** Share of pairs kept (1 = all; ½ⁿ after n halvings, docs/stats.md). */
+  sampling_rate: number
+  /** Relative standard error of distinct_pairs (0 when exact). */
+  relative_error: number
+}
+
+export interface ReferenceStats {
+  /** References with at least one alignment. */
+  with_alignments: number
+  /** `[name, alignments]`: `all` alignments; `unique` from records with one alignment; `multi` from the others. */
+  top: { all: Ranked[]; unique: Ranked[]; multi: Ranked[] }
+  alignments_unique: number
+  alignments_multi: number
+}
+
+export interface ChunkStats {
+  count: number
+  records_per_chunk: MeanMedian & { min: number; max: number }
+  /** True when every non-empty chunk holds one barcode and no barcode spans chunks (a collated file). */
+  collated: boolean
+  /** Collated files: per-chunk = per-cell records (from the chunk headers' nrec). */
+  records_per_cell?: MeanMedian
+}
+
+export interface StatsJson {
+  assay: string
+  records: number
+  alignments: number
+  alignments_per_record: HistogramRow[]
+  /** Alignment counts by orientation: fw/rc; for bulk pairs also ff/fr/rf/rr; "?" unknown. */
+  orientation: Record<string, number> | null
+  barcodes: (BarcodeStats & { levels?: BarcodeStats[] }) | null
+  umis: UmiStats | null
+  references: ReferenceStats | null
+  /** Barcodes kept by the knee-distance method (docs/stats.md), null without barcodes or with < 2. */
+  knee: number | null
+  /** The alternatives alevin-fry offers (defaults: docs/stats.md). */
+  cutoffs: { knee: Cutoff | null; expect_cells: Cutoff | null; force_cells: Cutoff | null } | null
+  /** Read-level mapping types (bulk `frag_map_type`): `[type, records]`. */
+  frag_map_type?: HistogramRow[]
+  /** Alignment-level mapping types (scATAC `type`): `[type, alignments]`. */
+  mapping_type?: HistogramRow[]
+  /** Fragment lengths of alignments that have one: `[length, alignments]` (65535 = none, counted apart). */
+  fragment_length?: HistogramRow[]
+  fragment_length_unavailable?: number
+  /** Bulk: alignment orientations by mapping type name, `{pair: {ff: n, …}, single: {fw: n, rc: n}}`. */
+  orientation_by_type?: Record<string, Record<string, number>>
+  chunks: ChunkStats
+  /** True when no figure above is an estimate. */
+  exact: boolean
+  /** What could not be counted and why (unsupported tag types, …). */
+  notes: string[]
+}
+
+/** Options of an accumulator: the caps (docs/stats.md "Memory"). */
+export interface StatsOptions {
+  /** Distinct barcodes counted exactly (combined identity and each level). */
+  maxBarcodes?: number
+  /** Distinct (barcode, UMI) pairs kept before sampling halves. */
+  maxPairs?: number
+  /** Top list length (20 by the issue). */
+  top?: number
+  /** For the expect-cells cut-off (alevin-fry `--expect-cells`). */
+  expectCells?: number
+  /** For the force-cells cut-off (alevin-fry `--force-cells`). */
+  forceCells?: number
+}
+
+export interface CountTableState {
+  keyWords: number
+  size: number
+  keys: Uint32Array
+  counts: Float64Array
+}
+
+export interface HistogramState {
+  dense: Float64Array
+  sparse: CountTableState
+}
+
+/** Barcode counting of one level (or the combined identity). */
+export interface BarcodeTableState {
+  table: CountTableState
+  /** HyperLogLog registers of the barcodes that found the table full. */
+  hll: Uint8Array
+  untrackedRecords: number
+}
+
+/** An accumulator's state: typed arrays and numbers only. */
+export interface StatsState {
+  version: 1
+  records: number
+  alignments: number
+  alnPerRecord: HistogramState
+  /** Indexed by ORIENTATIONS (accumulator.ts). */
+  orientation: Float64Array
+  /** Combined identity first, then each level when there are several. */
+  barcodes: BarcodeTableState[]
+  /** Keys: combined barcode words + 2 UMI words. */
+  pairs: CountTableState
+  /** Pairs are kept when hash >>> (32 − pairShift) is 0 (pairShift 0: all). */
+  pairShift: number
+  refUnique: Float64Array
+  refMulti: Float64Array
+  mappingType: HistogramState
+  fragmentLength: HistogramState
+  fragmentLengthUnavailable: number
+  /** Key mappingType · 8 + orientation index. */
+  orientationByType: HistogramState
+  /** Per chunk index: records (NaN = not seen). */
+  chunkRecords: Float64Array
+  /** Per chunk index: 1 one barcode, 2 several. */
+  chunkBarcodes: Uint8Array
+  notes: string[]
+}
