@@ -16,7 +16,7 @@ import { generateInputs } from './generate'
 const ROOT = join(import.meta.dirname, '..')
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 /**
- * BENCH_ONLY=index,decode,memory,scroll,cli runs only those parts (the raw
+ * BENCH_ONLY=index,decode,stats,memory,scroll,cli runs only those parts (the raw
  * read grid runs with `index`) and prints them without touching results.md; BENCH_FILES
  * picks the files of the index part by substring (e.g. `collated-1m`).
  */
@@ -211,6 +211,61 @@ async function appScroll(base: string, path: string): Promise<Stat[]> {
   }
 }
 
+/**
+ * The statistics pass (issue 12 §1) side by side with the raw read and the
+ * bulk decode on the same file and workers, and the index walk with and
+ * without its record checks (docs/adr/0004: where the checks run).
+ */
+async function statsSideBySide(base: string, path: string, best: [number, number]): Promise<string[]> {
+  const browser = await launch()
+  try {
+    const bytes = statSync(path).size
+    const page = await harness(browser, base, path)
+    const raw = await repeat(RUNS, async () => {
+      const ms = await page.evaluate(([b, d]) => window.radBench.rawRead(b, d), best)
+      return bytes / GB / (ms / 1000)
+    })
+    const index = await repeat(RUNS, async () => {
+      const r = await page.evaluate(() => window.radBench.index())
+      return bytes / GB / (r.ms / 1000)
+    })
+    const walk = async (check: boolean): Promise<Stat> =>
+      stat(
+        await repeat(RUNS, async () => {
+          const r = await page.evaluate((c) => window.radBench.walk(c), check)
+          return bytes / GB / (r.ms / 1000)
+        }),
+      )
+    const walkChecked = await walk(true)
+    const walkBare = await walk(false)
+    const rows = [
+      `raw read ${fmt(stat(raw))} GB/s; app index (walk + checks, messages) ${fmt(stat(index))} GB/s;`,
+      `walk alone with checks ${fmt(walkChecked)} GB/s, without ${fmt(walkBare)} GB/s`,
+      '',
+      '| workers | bulk decode GB/s | stats pass GB/s | stats/decode |',
+      '|---:|---:|---:|---:|',
+    ]
+    for (const n of [1, 2]) {
+      const decode = stat(
+        await repeat(RUNS, async () => {
+          const r = await page.evaluate((w) => window.radBench.decode(w), n)
+          return r.bytes / GB / (r.ms / 1000)
+        }),
+      )
+      const pass = stat(
+        await repeat(RUNS, async () => {
+          const r = await page.evaluate((w) => window.radBench.stats(w), n)
+          return r.bytes / GB / (r.ms / 1000)
+        }),
+      )
+      rows.push(`| ${String(n)} | ${fmt(decode)} | ${fmt(pass)} | ${f2(pass.median / decode.median)} |`)
+    }
+    return rows
+  } finally {
+    await browser.close()
+  }
+}
+
 function cliValidate(path: string): Stat {
   const size = statSync(path).size
   spawnSync(process.execPath, [join(ROOT, 'bin', 'rad.mjs'), 'validate', path]) // warm the page cache
@@ -252,6 +307,8 @@ declare global {
         workers: number,
         countOnly?: boolean,
       ): Promise<{ ms: number; records: number; bytes: number; spent: number }>
+      walk(check: boolean): Promise<{ ms: number }>
+      stats(workers: number): Promise<{ ms: number; records: number; bytes: number; knee: number | null }>
     }
   }
 }
@@ -283,6 +340,8 @@ async function main(): Promise<void> {
     }
     log('decode scaling…')
     const decode = wanted('decode') ? await decodeScaling(base, inputs.salmon1g) : []
+    log('statistics pass…')
+    const stats = wanted('stats') ? await statsSideBySide(base, inputs.salmon1g, grid.best) : []
     log('memory while indexing 5 GiB…')
     const memory = wanted('memory') ? await appMemory(base, inputs.salmon5g) : { idle: NaN, peak: NaN }
     log('scrolling…')
@@ -290,7 +349,7 @@ async function main(): Promise<void> {
     log('CLI validate…')
     const cli = wanted('cli') ? cliValidate(inputs.salmon1g) : stat([])
     const app = { ...memory, frames }
-    writeResults({ version, grid, files, decode, app, cli, source: inputs.salmonSourceKind })
+    writeResults({ version, grid, files, decode, stats, app, cli, source: inputs.salmonSourceKind })
   } finally {
     server.close()
   }
@@ -301,6 +360,7 @@ interface Results {
   grid: { rows: string[]; best: [number, number] }
   files: FileResult[]
   decode: string[]
+  stats: string[]
   app: { idle: number; peak: number; frames: Stat[] }
   cli: Stat
   source: string
@@ -348,6 +408,14 @@ read into a buffer a consumed batch gave back and decoded in place (the columns 
 | workers | M records/s | MB/s | GB/s per worker | scaling |
 |---:|---:|---:|---:|---:|
 ${r.decode.join('\n')}
+
+## Statistics pass (salmon-1g.rad, issue 12 §1)
+
+The app's statistics pass (src/workers/statsPass.ts: the same batches and calls in flight as the bulk
+decode, every chunk added to an accumulator in its worker, partial reports merged every ≥ 0.75 s),
+beside the raw read and the bulk decode of the same file with the same workers.
+
+${r.stats.join('\n')}
 
 ## Memory and scrolling
 

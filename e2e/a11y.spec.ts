@@ -78,6 +78,19 @@ test('the open-URL control, filled and after a refused URL, in both themes, has 
   }
 })
 
+test('the statistics panel, its plots and top lists open, has no serious or critical axe violation, light and dark', async ({
+  page,
+}) => {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await openSample(page)
+    await expect(page.getByTestId('stats-panel')).toHaveAttribute('data-state', 'done')
+    await page.getByText('Plots and top lists').click()
+    await expect(page.getByTestId('knee-plot').locator('canvas')).toBeVisible()
+    await expectAccessible(page, `statistics panel (${scheme})`, EXCLUDED)
+  }
+})
+
 test('a damaged file has no serious or critical axe violation', async ({ page }) => {
   const source = `${FIXTURES}/rad-chromium-v3-small.rad`
   const whole = await expectedOfFile(source)

@@ -8,6 +8,7 @@ import type { Remote } from 'comlink'
 import '../../src/workers/comlinkErrors'
 import { BULK_DEPTH, bulkBatches } from '../../src/workers/bulkPass'
 import { DecodePool } from '../../src/workers/decodePool'
+import { runStatsPass } from '../../src/workers/statsPass'
 import type { ChunkRequest, IndexApi, OpenedFile, ScanSummary } from '../../src/workers/protocol'
 import type { ScanTiming } from '../../src/io/scanPace'
 import type { ChunkIndex } from '../../src/rad/chunkIndex'
@@ -168,6 +169,40 @@ async function decode(
   }
 }
 
+/**
+ * The app's statistics pass (statsPass.ts) over every indexed chunk, on a
+ * DecodePool of `n` of the app's decode workers, timed as decode() is:
+ * workers started first, then the pass from its first call to its final
+ * report. Returns the JSON's headline figures to check it counted everything.
+ */
+async function stats(n: number): Promise<{ ms: number; records: number; bytes: number; knee: number | null }> {
+  const got = last
+  if (!got) throw new Error('index() first')
+  const reqs: ChunkRequest[] = got.offset.map((offset, k) => ({ chunk: k, offset, nbytes: got.nbytes[k] ?? 0 }))
+  const pool = new DecodePool(file(), {
+    size: n,
+    createWorker: () => new Worker(new URL('../../src/workers/decode.worker.ts', import.meta.url), { type: 'module' }),
+    onWorkerFailed: () => undefined,
+  })
+  try {
+    pool.open(got.opened.prelude, got.opened.container)
+    pool.setConvention(got.convention)
+    await Promise.all(Array.from({ length: n }, (_, i) => pool.request(reqs[i * 2] ?? (reqs[0] as ChunkRequest), 0)))
+    const { calls, convention } = pool.workers()
+    const started = performance.now()
+    const report = await runStatsPass(calls, convention, reqs, {
+      pass: 1,
+      signal: new AbortController().signal,
+      onProgress: () => undefined,
+      onPartial: () => undefined,
+    })
+    const bytes = reqs.reduce((s, r) => s + r.nbytes, 0)
+    return { ms: performance.now() - started, records: report.json.records, bytes, knee: report.json.knee }
+  } finally {
+    pool.dispose()
+  }
+}
+
 interface SplitApi {
   open(file: Blob, prelude: Prelude): Promise<void>
   decode(batch: ChunkRequest[], convention: NbytesConvention): Promise<{ records: number; bytes: number }>
@@ -210,4 +245,4 @@ async function decodeApart(
   }
 }
 
-Object.assign(window, { radBench: { rawRead, walk, spinProbe, index, decode, ready: true } })
+Object.assign(window, { radBench: { rawRead, walk, spinProbe, index, decode, stats, ready: true } })

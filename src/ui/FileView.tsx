@@ -8,6 +8,7 @@ import { GotoControls } from './GotoControls'
 import { IndexStatus } from './IndexStatus'
 import { IntegrityPanel } from './IntegrityPanel'
 import { RecordTable } from './RecordTable'
+import { StatsSection, useFirstRecordJump } from './StatsSection'
 import type { JumpRequest } from './RecordTable'
 import { useSessionState } from './useRadSession'
 import { useRecordFilter } from './useRecordFilter'
@@ -69,6 +70,7 @@ export function FileView({ session, onRetry, onReopen }: Props) {
     },
     [session, goChunk, goRecord],
   )
+  const picks = useFirstRecordJump(session, goRecord)
   const cancel = useCallback(() => {
     session.cancel()
   }, [session])
@@ -83,6 +85,7 @@ export function FileView({ session, onRetry, onReopen }: Props) {
       {problem && <ErrorBanner error={problem} state={state} onRetry={onRetry} onReopen={onReopen} />}
       {state.cancelled && !opened && <CancelledEarly onOpenAgain={onRetry} />}
       <IntegrityPanel state={state} session={session} onChunk={goIssue} />
+      {opened && <StatsSection session={session} fileName={state.fileName} {...picks} />}
       {opened && semantics && (
         <>
           <div className="records-bar">

@@ -26,6 +26,7 @@ import { IndexStore } from './indexStore'
 import { IndexWorkerLink, checkBeside } from './indexWorkerLink'
 import type { OpenedFile, ScanEvents, ScanSummary } from './protocol'
 import { SessionStore } from './sessionStore'
+import { StatsRun } from './statsRun'
 import type { SessionState } from './sessionStore'
 
 export type { IndexSource, OpenedFile, SalvageOffer, ScanProgress, ScanSummary } from './protocol'
@@ -33,6 +34,7 @@ export type { IndexStore } from './indexStore'
 export type { FilterRun, FilterState } from './filterPass'
 export { MAX_KEPT_MATCHES } from './filterPass'
 export type { SessionPhase, SessionState } from './sessionStore'
+export type { StatsRun, StatsView } from './statsRun'
 export { prewarmIndexWorker } from './indexWorkerLink'
 export type { SourceSpec }
 export { urlSpec }
@@ -78,6 +80,8 @@ export class RadSession {
   private readonly retried = new Set<number>()
   private opened: OpenedFile | undefined
   private disposed = false
+  /** The whole-file statistics pass, started when the index is done (statsRun.ts). */
+  readonly stats: StatsRun
 
   constructor(source: SourceSpec, opts: SessionOptions = {}) {
     this.id = nextJob++
@@ -92,6 +96,9 @@ export class RadSession {
       onWorkerFailed: (message) => {
         this.store.notice(message)
       },
+    })
+    this.stats = new StatsRun(this.pool, (e) => {
+      if (e instanceof RadError && isFileChange(e)) this.fileChanged(e)
     })
     this.indexWorker = new IndexWorkerLink((why) => {
       this.indexFailed(why)
@@ -167,6 +174,7 @@ export class RadSession {
       records: this.index.records,
     })
     if (error instanceof RadError && isFileChange(error)) this.fileChanged(error)
+    else if (this.index.count > 0 && !summary?.cancelled) this.stats.start(this.index)
   }
 
   /**
@@ -309,6 +317,7 @@ export class RadSession {
   dispose(): void {
     if (this.disposed) return
     this.disposed = true
+    this.stats.dispose()
     this.indexWorker.terminate()
     this.pool.dispose()
     this.cache.clear()

@@ -9,14 +9,15 @@ import { openByteSource } from '../io/sourceSpec'
 import { decodeBatch, makeDecoder } from './decodeBatch'
 import type { Decoder } from './decodeBatch'
 import { filterBatch } from './filterBatch'
-import type { DecodeApi } from './protocol'
+import type { DecodeWorkerApi } from './decodeSlots'
+import { statsMethods } from './statsWorker'
 import { chunkBuffers } from './transfer'
 
 let ready: Promise<Decoder> | undefined
 /** The file itself (not the unwrapped .sz stream): what recheck() reads. */
 let raw: ByteSource | undefined
 
-const api: DecodeApi = {
+const api: DecodeWorkerApi = {
   open(spec, prelude, container, frames) {
     ready = (async () => {
       const file = await openByteSource(spec)
@@ -48,6 +49,7 @@ const api: DecodeApi = {
     if (!raw) throw new Error('internal: decode worker used before open()')
     await confirmUnchanged(raw, fingerprint)
   },
+  ...statsMethods(() => ready ?? Promise.reject(new Error('internal: decode worker used before open()'))),
 }
 
 expose(api)

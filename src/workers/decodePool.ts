@@ -7,10 +7,14 @@ import type { BulkLane, BulkOptions } from './bulkPass'
 import { DecodeQueue } from './decodeQueue'
 import type { Queued } from './decodeQueue'
 import { DecodeSlots, WorkerStopped } from './decodeSlots'
-import type { Slot } from './decodeSlots'
+import type { DecodeWorkerApi, Slot } from './decodeSlots'
 import type { FilterLane } from './filterPass'
 import type { ChunkRequest, OpenedFile } from './protocol'
 import type { SnappyFrameTable } from '../io/snappySource'
+import type { Remote } from 'comlink'
+
+/** One call on one decode worker; rejects with WORKER_FAILED when the worker stops first. */
+export type WorkerCall = <T>(run: (api: Remote<DecodeWorkerApi>) => Promise<T>) => Promise<T>
 
 /** clamp(hardwareConcurrency − 1, 1, 4): one core stays with the page and the index worker. */
 export function poolSize(hardwareConcurrency: number | undefined): number {
@@ -231,6 +235,28 @@ export class DecodePool {
   /** The nbytes convention, once the index has found it (a filter pass batches chunks with it). */
   get nbytesConvention(): NbytesConvention | undefined {
     return this.convention
+  }
+
+  /**
+   * The workers, for a pass that calls them directly beside the queue (the
+   * statistics pass, statsPass.ts), and the nbytes convention to read with.
+   */
+  workers(): { calls: WorkerCall[]; convention: NbytesConvention } {
+    const convention = this.convention
+    if (this.disposed) throw new RadError('CANCELLED', 'the file was closed')
+    if (!this.opened || convention === undefined) {
+      throw new Error('internal: workers() before open() and setConvention()')
+    }
+    this.ensureWorkers()
+    const calls = this.slots.all.map(
+      (slot): WorkerCall =>
+        (run) =>
+          this.slots.call(slot, run).catch((e: unknown) => {
+            if (!(e instanceof WorkerStopped)) throw e
+            throw new RadError('WORKER_FAILED', `a decode worker stopped (${e.why}) during the statistics pass`)
+          }),
+    )
+    return { calls, convention }
   }
 
   /**

@@ -7,6 +7,10 @@ import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { FilterBatchResult, FilterJob } from './filterBatch'
 import type { ChunkRequest, DecodeApi, OpenedFile } from './protocol'
 import type { SnappyFrameTable } from '../io/snappySource'
+import type { StatsWorkerApi } from './statsProtocol'
+
+/** What a decode worker exposes: decoding (protocol.ts) and the statistics pass (statsProtocol.ts). */
+export type DecodeWorkerApi = DecodeApi & StatsWorkerApi
 
 /** A timed call without an answer for this long means the worker is gone (a 4 MiB batch takes milliseconds). */
 const CALL_TIMEOUT_MS = 60_000
@@ -25,7 +29,7 @@ export class WorkerStopped extends Error {
 /** One decode worker and the calls it has not answered yet. */
 export interface Slot {
   readonly worker: Worker
-  readonly api: Remote<DecodeApi>
+  readonly api: Remote<DecodeWorkerApi>
   /** Why the worker stopped; undefined while it runs. */
   stopped: string | undefined
   readonly calls: Set<Call>
@@ -133,14 +137,19 @@ export class DecodeSlots {
 
   /** One filter call (DecodeApi.filter): rejects with WorkerStopped when the worker stops before answering. */
   filter(slot: Slot, batch: ChunkRequest[], convention: NbytesConvention, job: FilterJob): Promise<FilterBatchResult> {
+    return this.call(slot, (api) => api.filter(batch, convention, job))
+  }
+
+  /** Any other call on a worker (the statistics pass, a filter): rejects with WorkerStopped when the worker stops first. */
+  call<T>(slot: Slot, run: (api: Remote<DecodeWorkerApi>) => Promise<T>): Promise<T> {
     if (slot.stopped !== undefined) return Promise.reject(new WorkerStopped(slot.stopped))
-    return new Promise<FilterBatchResult>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       const call: Call = { reject, timer: undefined }
       slot.calls.add(call)
-      slot.api.filter(batch, convention, job).then(
-        (found) => {
+      run(slot.api).then(
+        (value) => {
           slot.calls.delete(call)
-          resolve(found)
+          resolve(value)
         },
         (e: unknown) => {
           slot.calls.delete(call)
@@ -166,7 +175,7 @@ export class DecodeSlots {
 
   private spawn(): Slot {
     const worker = this.opts.createWorker()
-    const slot: Slot = { worker, api: wrap<DecodeApi>(worker), stopped: undefined, calls: new Set() }
+    const slot: Slot = { worker, api: wrap<DecodeWorkerApi>(worker), stopped: undefined, calls: new Set() }
     worker.addEventListener('error', (ev) => {
       ev.preventDefault()
       this.fail(slot, ev.message || 'the worker crashed')

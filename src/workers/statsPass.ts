@@ -1,0 +1,137 @@
+/**
+ * The whole-file statistics pass (issue 12 §1), run from the page thread but
+ * computed in the decode workers: each worker decodes ~32 MiB batches of
+ * back-to-back chunks (BULK_DEPTH calls in flight per worker, as
+ * DecodePool.bulk) into its own accumulator (statsWorker.ts). Every
+ * REPORT_EVERY_MS, and at the end, the other workers' states are drained
+ * into worker 0's, which answers with the JSON and the thinned rank curve:
+ * the page never sees a record.
+ */
+import { RadError } from '../rad/errors'
+import type { NbytesConvention } from '../rad/types'
+import { BULK_DEPTH, bulkBatches } from './bulkPass'
+import type { WorkerCall } from './decodePool'
+import type { ChunkRequest } from './protocol'
+import type { StatsReport } from './statsProtocol'
+
+/** Partial results this often: often enough to watch the knee form… */
+export const REPORT_EVERY_MS = 750
+/**
+ * …but at most this share of worker 0's time: a report sorts every barcode's
+ * count (barcodeCountsDescending; ~0.2 s for 2M barcodes), so the next one
+ * waits REPORT_COST_RATIO × the last one's duration when that is longer.
+ */
+export const REPORT_COST_RATIO = 8
+
+export interface StatsProgress {
+  bytes: number
+  totalBytes: number
+  chunks: number
+  totalChunks: number
+  records: number
+  elapsedMs: number
+  /** Remaining time at the rate so far; undefined until some bytes were read. */
+  etaMs: number | undefined
+  /** Chunks the decoder refused (the index's integrity report lists them): not counted. */
+  skippedChunks: number
+}
+
+export interface StatsPassOptions {
+  pass: number
+  signal: AbortSignal
+  onProgress: (p: StatsProgress) => void
+  /** A partial report (the chunks read so far). */
+  onPartial: (r: StatsReport, p: StatsProgress) => void
+}
+
+/** Runs the pass; resolves with the final report (worker 0 keeps the totals, for statsCutoffs). */
+export async function runStatsPass(
+  calls: readonly WorkerCall[],
+  convention: NbytesConvention,
+  reqs: readonly ChunkRequest[],
+  opts: StatsPassOptions,
+): Promise<StatsReport> {
+  const head = calls[0]
+  if (!head) throw new Error('internal: a statistics pass without workers')
+  const { pass, signal } = opts
+  const started = performance.now()
+  const progress: StatsProgress = {
+    bytes: 0,
+    totalBytes: reqs.reduce((sum, r) => sum + r.nbytes, 0),
+    chunks: 0,
+    totalChunks: reqs.length,
+    records: 0,
+    elapsedMs: 0,
+    etaMs: undefined,
+    skippedChunks: 0,
+  }
+  const tick = (): StatsProgress => {
+    progress.elapsedMs = performance.now() - started
+    const rate = progress.bytes / progress.elapsedMs
+    progress.etaMs = progress.bytes > 0 ? (progress.totalBytes - progress.bytes) / rate : undefined
+    return { ...progress }
+  }
+  await Promise.all(calls.map((call) => call((api) => api.statsBegin(pass))))
+  const report = async (): Promise<StatsReport> => {
+    const rest = calls.slice(1)
+    const states = await Promise.all(rest.map((call) => call((api) => api.statsDrain(pass))))
+    if (states.length > 0) await head((api) => api.statsMerge(pass, states))
+    return head((api) => api.statsReport(pass))
+  }
+  const batches = bulkBatches(reqs, convention)
+  let next = 0
+  let failed = false
+  const lane = async (call: WorkerCall): Promise<void> => {
+    for (;;) {
+      if (failed) return
+      if (signal.aborted) throw new RadError('CANCELLED', 'the statistics pass was cancelled')
+      const batch = batches[next++]
+      if (!batch) return
+      const r = await call((api) => api.statsBatch(pass, batch, convention))
+      progress.bytes += batch.reduce((sum, q) => sum + q.nbytes, 0)
+      progress.chunks += batch.length
+      progress.records += r.records
+      progress.skippedChunks += r.failed.length
+      opts.onProgress(tick())
+    }
+  }
+  let reporting: Promise<void> | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let ended = false
+  const partial = (): void => {
+    const t0 = performance.now()
+    reporting = report()
+      .then((r) => {
+        if (!failed && !signal.aborted) opts.onPartial(r, tick())
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        reporting = undefined
+        const wait = Math.max(REPORT_EVERY_MS, REPORT_COST_RATIO * (performance.now() - t0))
+        if (!ended) timer = setTimeout(partial, wait)
+      })
+  }
+  timer = setTimeout(partial, REPORT_EVERY_MS)
+  try {
+    const lanes = calls.flatMap((call) => Array.from({ length: BULK_DEPTH }, () => call))
+    await Promise.all(
+      lanes.map((call) =>
+        lane(call).catch((e: unknown) => {
+          failed = true
+          throw e
+        }),
+      ),
+    )
+  } catch (e) {
+    void Promise.all(calls.map((call) => call((api) => api.statsEnd(pass)))).catch(() => undefined)
+    throw e
+  } finally {
+    ended = true
+    clearTimeout(timer)
+    await reporting
+  }
+  const final = await report()
+  await Promise.all(calls.slice(1).map((call) => call((api) => api.statsEnd(pass))))
+  opts.onProgress(tick())
+  return final
+}

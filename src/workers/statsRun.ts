@@ -1,0 +1,139 @@
+/**
+ * The page's handle on a file's statistics pass (statsPass.ts): its state in
+ * the shape useSyncExternalStore reads, Cancel, and the cut-off questions
+ * asked of the finished totals. RadSession starts it once the index is done.
+ */
+import { RadError } from '../rad/errors'
+import type { RecordQuery } from '../rad/stats/firstMatch'
+import { bulkBatches } from './bulkPass'
+import type { DecodePool } from './decodePool'
+import type { IndexStore } from './indexStore'
+import type { ChunkRequest } from './protocol'
+import { runStatsPass } from './statsPass'
+import type { StatsProgress } from './statsPass'
+import type { StatsCutoffs, StatsReport } from './statsProtocol'
+
+export type StatsPhase = 'idle' | 'running' | 'done' | 'error'
+
+export interface StatsView {
+  phase: StatsPhase
+  progress: StatsProgress | undefined
+  /** The latest report: partial while running, final when done. */
+  report: StatsReport | undefined
+  error: Error | undefined
+  cancelled: boolean
+}
+
+const IDLE: StatsView = { phase: 'idle', progress: undefined, report: undefined, error: undefined, cancelled: false }
+
+let nextPass = 1
+
+export class StatsRun {
+  private view: StatsView = IDLE
+  private readonly listeners = new Set<() => void>()
+  private abort: AbortController | undefined
+  private pass = 0
+  private readonly pool: DecodePool
+  private readonly onFailed: (e: Error) => void
+
+  /** `onFailed` hears of a failure other than a cancel (a changed file, a worker that died). */
+  constructor(pool: DecodePool, onFailed: (e: Error) => void) {
+    this.pool = pool
+    this.onFailed = onFailed
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  readonly getState = (): StatsView => this.view
+
+  private update(patch: Partial<StatsView>): void {
+    this.view = { ...this.view, ...patch }
+    for (const l of this.listeners) l()
+  }
+
+  /** Starts a pass over every indexed chunk (a running one is cancelled first). */
+  start(index: IndexStore): void {
+    this.cancel()
+    const reqs: ChunkRequest[] = []
+    for (let k = 0; k < index.count; k++) reqs.push({ chunk: k, offset: index.offset(k), nbytes: index.nbytes(k) })
+    const abort = new AbortController()
+    this.abort = abort
+    const pass = nextPass++
+    this.pass = pass
+    this.update({ ...IDLE, phase: 'running' })
+    const mine = (): boolean => this.pass === pass && !abort.signal.aborted
+    let workers: ReturnType<DecodePool['workers']>
+    try {
+      workers = this.pool.workers()
+    } catch (e) {
+      this.fail(e)
+      return
+    }
+    runStatsPass(workers.calls, workers.convention, reqs, {
+      pass,
+      signal: abort.signal,
+      onProgress: (progress) => {
+        if (mine()) this.update({ progress })
+      },
+      onPartial: (report, progress) => {
+        if (mine()) this.update({ report, progress })
+      },
+    }).then(
+      (report) => {
+        if (mine()) this.update({ phase: 'done', report })
+      },
+      (e: unknown) => {
+        if (this.pass === pass) this.fail(e)
+      },
+    )
+  }
+
+  private fail(e: unknown): void {
+    const error = e instanceof Error ? e : new Error(String(e))
+    const cancelled = error instanceof RadError && error.code === 'CANCELLED'
+    this.update({ phase: 'error', error, cancelled })
+    if (!cancelled) this.onFailed(error)
+  }
+
+  cancel(): void {
+    if (this.view.phase !== 'running') return
+    this.abort?.abort()
+  }
+
+  /** alevin-fry's --expect-cells / --force-cells cut-offs, from the finished pass's totals. */
+  async cutoffs(expectCells: number | undefined, forceCells: number | undefined): Promise<StatsCutoffs> {
+    if (this.view.phase !== 'done') throw new Error('the statistics pass has not finished')
+    const head = this.pool.workers().calls[0]
+    if (!head) throw new Error('internal: no decode worker')
+    const pass = this.pass
+    return head((api) => api.statsCutoffs(pass, expectCells, forceCells))
+  }
+
+  /**
+   * The first record with this barcode or aligned to this reference, in file
+   * order (one batch at a time on one worker; a top barcode or reference is
+   * usually in the first): the panel's click-through until the filters of
+   * branch `search` replace it. Undefined when none matches.
+   */
+  async firstRecord(index: IndexStore, query: RecordQuery): Promise<number | undefined> {
+    const { calls, convention } = this.pool.workers()
+    const head = calls[0]
+    if (!head) throw new Error('internal: no decode worker')
+    const reqs: ChunkRequest[] = []
+    for (let k = 0; k < index.count; k++) reqs.push({ chunk: k, offset: index.offset(k), nbytes: index.nbytes(k) })
+    for (const batch of bulkBatches(reqs, convention)) {
+      const hit = await head((api) => api.statsFindFirst(batch, convention, query)).catch(() => undefined)
+      if (hit) return index.firstRecord(hit.chunk) + hit.record
+    }
+    return undefined
+  }
+
+  dispose(): void {
+    this.abort?.abort()
+    this.pass = -1
+    this.listeners.clear()
+  }
+}

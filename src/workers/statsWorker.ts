@@ -1,0 +1,159 @@
+/**
+ * The statistics pass inside a decode worker (statsProtocol.ts): decode a
+ * batch into this worker's own read buffers and add every chunk to its
+ * accumulator, so no record's columns ever leave the worker. Imported by
+ * decode.worker.ts.
+ */
+import { transfer } from 'comlink'
+import { RadError } from '../rad/errors'
+import { inferSemantics } from '../rad/semantics'
+import { firstMatch } from '../rad/stats/firstMatch'
+import type { ChunkColumns, NbytesConvention } from '../rad/types'
+import { BULK_BATCH_BYTES, BULK_DEPTH } from './bulkPass'
+import { decodeBatch } from './decodeBatch'
+import type { Decoder } from './decodeBatch'
+import type { ChunkRequest } from './protocol'
+import type { StatsBatchResult, StatsWorkerApi } from './statsProtocol'
+import { chunkBuffers } from './transfer'
+import {
+  barcodeCountsDescending,
+  createStatsAccumulator,
+  expectCellsCutoff,
+  forceCellsCutoff,
+  statsJson,
+  statsTransferables,
+} from '../rad/stats'
+import type { StatsAccumulator } from '../rad/stats'
+import { RANK_CURVE_POINTS, logDownsample } from '../rad/stats/logDownsample'
+import type { Semantics } from '../rad/semantics'
+import type { StatsReport } from './statsProtocol'
+
+interface Pass {
+  id: number
+  decoder: Decoder
+  sem: Semantics
+  acc: StatsAccumulator
+  /** Reads per barcode, descending, as of the last report (the cut-offs are asked of it). */
+  descending: Float64Array | undefined
+}
+
+/**
+ * Read buffers this worker reuses: a batch's columns are views on the buffer
+ * it was read into, and once added to the accumulator the buffer is free
+ * again (fresh memory costs Chromium's worker as much as decoding:
+ * bulkPass.ts). One per call in flight.
+ */
+const spares: ArrayBuffer[] = []
+
+function keepBuffers(cols: readonly ChunkColumns[]): void {
+  for (const b of chunkBuffers(cols)) if (b.byteLength >= BULK_BATCH_BYTES && spares.length < BULK_DEPTH) spares.push(b)
+}
+
+export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
+  let pass: Pass | undefined
+  let starting: Promise<Pass> | undefined
+  const current = async (id: number): Promise<Pass> => {
+    const p = pass ?? (await starting)
+    if (!p || p.id !== id) throw new RadError('CANCELLED', 'that statistics pass has ended')
+    return p
+  }
+  const currentNow = (id: number): Pass => {
+    if (!pass || pass.id !== id) throw new RadError('CANCELLED', 'that statistics pass has ended')
+    return pass
+  }
+  return {
+    async statsBegin(id) {
+      pass = undefined
+      starting = decoder().then((d) => {
+        const sem = inferSemantics(d.prelude)
+        pass = { id, decoder: d, sem, acc: createStatsAccumulator(d.prelude, sem), descending: undefined }
+        return pass
+      })
+      await starting
+    },
+    async statsBatch(id, batch, convention) {
+      const p = await current(id)
+      return addBatch(p, batch, convention)
+    },
+    statsDrain(id) {
+      const p = currentNow(id)
+      const state = p.acc.exportState()
+      p.acc = createStatsAccumulator(p.decoder.prelude, p.sem)
+      return transfer(state, statsTransferables(state))
+    },
+    statsMerge(id, states) {
+      const p = currentNow(id)
+      for (const s of states) p.acc.merge(s)
+    },
+    statsReport(id) {
+      const p = currentNow(id)
+      const report = reportOf(p)
+      return report.curve
+        ? transfer(report, [report.curve.rank.buffer, report.curve.count.buffer, report.curve.cumulative.buffer])
+        : report
+    },
+    statsCutoffs(id, expectCells, forceCells) {
+      const desc = currentNow(id).descending ?? new Float64Array(0)
+      return {
+        expect: expectCells === undefined ? undefined : expectCellsCutoff(desc, expectCells),
+        force: forceCells === undefined ? undefined : forceCellsCutoff(desc, forceCells),
+      }
+    },
+    async statsFindFirst(batch, convention, query) {
+      const d = await decoder()
+      const sem = inferSemantics(d.prelude)
+      const cols = await decodeBatch(d, batch, convention, spares.pop() ?? new ArrayBuffer(BULK_BATCH_BYTES))
+      try {
+        for (const c of cols) {
+          const r = firstMatch(c, d.prelude, sem, query)
+          if (r >= 0) return { chunk: c.chunk, record: r }
+        }
+        return undefined
+      } finally {
+        keepBuffers(cols)
+      }
+    },
+    statsEnd(id) {
+      if (pass?.id === id) pass = undefined
+    },
+  }
+}
+
+/** One read for the batch; a bad chunk is reported and the rest of the batch read again after it. */
+async function addBatch(p: Pass, batch: ChunkRequest[], convention: NbytesConvention): Promise<StatsBatchResult> {
+  const out: StatsBatchResult = { chunks: 0, bytes: 0, records: 0, failed: [] }
+  let rest = batch
+  while (rest.length > 0) {
+    let cols: ChunkColumns[]
+    try {
+      cols = await decodeBatch(p.decoder, rest, convention, spares.pop() ?? new ArrayBuffer(BULK_BATCH_BYTES))
+    } catch (e) {
+      const first = rest[0]
+      if (!(e instanceof RadError) || !first) throw e
+      out.failed.push({ chunk: first.chunk, error: e.inChunk(first.chunk).toData() })
+      rest = rest.slice(1)
+      continue
+    }
+    for (const c of cols) {
+      p.acc.addChunk(c)
+      out.chunks++
+      out.bytes += c.nbytes
+      out.records += c.recordCount
+    }
+    keepBuffers(cols)
+    rest = rest.slice(cols.length)
+  }
+  return out
+}
+
+/** The JSON of the accumulator so far, and its rank curve thinned for the plot (the cut-offs drawn exactly). */
+function reportOf(p: Pass): StatsReport {
+  const state = p.acc.exportState()
+  const json = statsJson(state, p.decoder.prelude, p.sem)
+  const desc = barcodeCountsDescending(state)
+  p.descending = desc
+  if (desc.length === 0) return { json, curve: undefined }
+  const c = json.cutoffs
+  const exact = [c?.knee?.cells, c?.expect_cells?.cells, c?.force_cells?.cells].filter((n) => n !== undefined)
+  return { json, curve: logDownsample(desc, RANK_CURVE_POINTS, exact) }
+}

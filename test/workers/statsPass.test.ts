@@ -1,0 +1,120 @@
+import { MessageChannel } from 'node:worker_threads'
+import { expose } from 'comlink'
+import type { Endpoint } from 'comlink'
+import { describe, expect, it } from 'vitest'
+import { BlobSource } from '../../src/io/blobSource'
+import { decodeChunk } from '../../src/rad/decodeChunk'
+import { inferSemantics } from '../../src/rad/semantics'
+import { createStatsAccumulator, statsJson } from '../../src/rad/stats'
+import { makeDecoder } from '../../src/workers/decodeBatch'
+import type { Decoder } from '../../src/workers/decodeBatch'
+import { DecodePool } from '../../src/workers/decodePool'
+import { runStatsPass } from '../../src/workers/statsPass'
+import type { StatsProgress } from '../../src/workers/statsPass'
+import type { StatsReport } from '../../src/workers/statsProtocol'
+import { statsMethods } from '../../src/workers/statsWorker'
+import { breakChunk, file, prelude, requests } from '../helpers/salmonChunks'
+
+/** A decode worker on a MessageChannel with the statistics methods of decode.worker.ts. */
+function statsWorker(): Worker {
+  const { port1, port2 } = new MessageChannel()
+  let decoder: Decoder | undefined
+  expose(
+    {
+      open(blob: Blob) {
+        decoder = makeDecoder(new BlobSource(blob), prelude)
+      },
+      ...statsMethods(() => (decoder ? Promise.resolve(decoder) : Promise.reject(new Error('open first')))),
+    },
+    port2 as unknown as Endpoint,
+  )
+  const worker = port1 as unknown as Worker & { terminate(): void }
+  worker.terminate = () => {
+    port1.close()
+  }
+  return worker
+}
+
+/** The statistics of every chunk but `skip`, computed in one accumulator on this thread. */
+function direct(skip = -1): unknown {
+  const sem = inferSemantics(prelude)
+  const acc = createStatsAccumulator(prelude, sem)
+  for (const r of requests()) {
+    if (r.chunk === skip) continue
+    acc.addChunk(decodeChunk(file.subarray(r.offset), r.offset, r.chunk, prelude, 'header-inclusive'))
+  }
+  return statsJson(acc.exportState(), prelude, sem)
+}
+
+async function pass(
+  bytes: Uint8Array<ArrayBuffer>,
+  workers: number,
+): Promise<{ report: StatsReport; last: StatsProgress | undefined }> {
+  const pool = new DecodePool(new Blob([bytes]), {
+    size: workers,
+    createWorker: statsWorker,
+    onWorkerFailed: () => undefined,
+  })
+  try {
+    pool.open(prelude, 'none')
+    pool.setConvention('header-inclusive')
+    const { calls, convention } = pool.workers()
+    let last: StatsProgress | undefined
+    const report = await runStatsPass(calls, convention, requests(), {
+      pass: 1,
+      signal: new AbortController().signal,
+      onProgress: (p) => {
+        last = p
+      },
+      onPartial: () => undefined,
+    })
+    return { report, last }
+  } finally {
+    pool.dispose()
+  }
+}
+
+describe('runStatsPass', () => {
+  it('gives the JSON of one accumulator over the whole file, with 1 and 3 workers merged', async () => {
+    const want = direct()
+    for (const n of [1, 3]) {
+      const { report, last } = await pass(file.slice(), n)
+      expect(report.json).toEqual(want)
+      expect(last?.chunks).toBe(requests().length)
+      expect(last?.etaMs).toBe(0)
+      expect(report.curve?.barcodes).toBe((want as { barcodes: { distinct: number } }).barcodes.distinct)
+    }
+  })
+
+  it('leaves out a chunk that does not decode and counts it as skipped', async () => {
+    const { bytes } = breakChunk(1)
+    const { report, last } = await pass(bytes, 2)
+    expect(last?.skippedChunks).toBe(1)
+    expect(report.json).toEqual(direct(1))
+  })
+
+  it('stops with CANCELLED when its signal is aborted', async () => {
+    const pool = new DecodePool(new Blob([file.slice()]), {
+      size: 1,
+      createWorker: statsWorker,
+      onWorkerFailed: () => undefined,
+    })
+    try {
+      pool.open(prelude, 'none')
+      pool.setConvention('header-inclusive')
+      const { calls, convention } = pool.workers()
+      const abort = new AbortController()
+      abort.abort()
+      await expect(
+        runStatsPass(calls, convention, requests(), {
+          pass: 2,
+          signal: abort.signal,
+          onProgress: () => undefined,
+          onPartial: () => undefined,
+        }),
+      ).rejects.toThrow(/cancelled/)
+    } finally {
+      pool.dispose()
+    }
+  })
+})
