@@ -7,7 +7,9 @@ import { DropZone } from './DropZone'
 import { FileView } from './FileView'
 import { HelpPanel } from './HelpPanel'
 import { IdleView } from './IdleView'
+import { LinkPending } from './LinkPending'
 import { TopBar } from './TopBar'
+import { useDeepLink, useLinkedPanel } from './useDeepLink'
 import { useRadSession } from './useRadSession'
 
 const SAMPLE_URL = `${import.meta.env.BASE_URL}sample.rad`
@@ -29,7 +31,8 @@ export function App() {
   const { session, open } = useRadSession()
   const [sampleError, setSampleError] = useState<string | undefined>(undefined)
   const [dropped, setDropped] = useState<Dropped | undefined>(undefined)
-  const [helpOpen, setHelpOpen] = useState(false)
+  const link = useDeepLink()
+  const [helpOpen, setHelpOpen] = useLinkedPanel(link, 'help')
   const fileInput = useRef<HTMLInputElement>(null)
   useEffect(prewarmIndexWorker, [])
 
@@ -93,7 +96,7 @@ export function App() {
         input={fileInput}
         helpOpen={helpOpen}
         onHelp={() => {
-          setHelpOpen((o) => !o)
+          setHelpOpen(!helpOpen)
         }}
       />
       {helpOpen && (
@@ -119,6 +122,7 @@ export function App() {
             openFile(session.file)
           }}
           onReopen={openFile}
+          link={link}
         />
       ) : (
         !dropped && (
@@ -127,7 +131,9 @@ export function App() {
             onChoose={() => {
               fileInput.current?.click()
             }}
-          />
+          >
+            <LinkPending target={link.target} />
+          </IdleView>
         )
       )}
       <DropZone onFile={openOther} onPlan={onPlan} />

@@ -27,6 +27,7 @@ export type { OpenedFile, SalvageOffer, ScanProgress, ScanSummary } from './prot
 export type { IndexStore } from './indexStore'
 export type { SessionPhase, SessionState } from './sessionStore'
 export { prewarmIndexWorker } from './indexWorkerLink'
+export { fingerprintKey } from '../io/fingerprintKey'
 
 export interface SessionOptions {
   /** Byte budget of the decoded-chunk cache. */
