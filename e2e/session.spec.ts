@@ -81,3 +81,13 @@ test('the help panel is kept in the address', async ({ page }) => {
   await page.goto('/#panel=help')
   await expect(page.getByTestId('help')).toBeVisible()
 })
+
+test('recent files: an opened file is listed on the start page after a reload', async ({ page }) => {
+  await page.goto('/')
+  await openFile(page)
+  await page.goto('/')
+  const recent = page.getByTestId('recent-file').filter({ hasText: 'rad-chromium-v3-small-p3.rad' })
+  await expect(recent).toBeVisible()
+  await expect(recent).toHaveAttribute('data-id', /^\d+-[0-9a-f]{16}$/)
+  await expect(page.getByTestId('clear-cache')).toBeVisible()
+})

@@ -8,9 +8,11 @@ import { FileView } from './FileView'
 import { HelpPanel } from './HelpPanel'
 import { IdleView } from './IdleView'
 import { LinkPending } from './LinkPending'
+import { RecentFiles } from './RecentFiles'
 import { TopBar } from './TopBar'
 import { useDeepLink, useLinkedPanel } from './useDeepLink'
 import { useRadSession } from './useRadSession'
+import { useRecentFiles } from './useRecentFiles'
 
 const SAMPLE_URL = `${import.meta.env.BASE_URL}sample.rad`
 
@@ -32,6 +34,7 @@ export function App() {
   const [sampleError, setSampleError] = useState<string | undefined>(undefined)
   const [dropped, setDropped] = useState<Dropped | undefined>(undefined)
   const link = useDeepLink()
+  const recent = useRecentFiles()
   const [helpOpen, setHelpOpen] = useLinkedPanel(link, 'help')
   const fileInput = useRef<HTMLInputElement>(null)
   useEffect(prewarmIndexWorker, [])
@@ -123,6 +126,9 @@ export function App() {
           }}
           onReopen={openFile}
           link={link}
+          onFingerprint={(fp) => {
+            recent.remember(session.file, fp)
+          }}
         />
       ) : (
         !dropped && (
@@ -133,6 +139,13 @@ export function App() {
             }}
           >
             <LinkPending target={link.target} />
+            <RecentFiles
+              recent={recent}
+              onFile={openOther}
+              onChoose={() => {
+                fileInput.current?.click()
+              }}
+            />
           </IdleView>
         )
       )}

@@ -24,6 +24,8 @@ interface Props {
   onReopen: (file: File) => void
   /** The page address's view state (useDeepLink.ts). */
   link: DeepLink
+  /** The file's fingerprint key is known (recent files, the index cache). */
+  onFingerprint?: (fp: string) => void
 }
 
 /** A cancel before the header was read leaves nothing to show: offer to carry on. */
@@ -39,7 +41,7 @@ function CancelledEarly({ onOpenAgain }: { onOpenAgain: () => void }) {
 }
 
 /** Everything shown for one open file. Mounted fresh (keyed) for every file. */
-export function FileView({ session, onRetry, onReopen, link }: Props) {
+export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Props) {
   const state = useSessionState(session)
   const [jump, setJump] = useState<JumpRequest | undefined>(undefined)
   const [cursorChunk, setCursorChunk] = useState(-1)
@@ -49,7 +51,7 @@ export function FileView({ session, onRetry, onReopen, link }: Props) {
   const goRecord = useCallback((record: number, open?: number) => {
     setJump((j) => ({ record, open, seq: (j?.seq ?? 0) + 1 }))
   }, [])
-  const linked = useSessionLink(session, state, link, goRecord)
+  const linked = useSessionLink(session, state, link, goRecord, onFingerprint)
   const goChunk = useCallback(
     (chunk: number) => {
       setCursorChunk(chunk)

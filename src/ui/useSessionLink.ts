@@ -39,6 +39,7 @@ export function useSessionLink(
   state: SessionState,
   link: DeepLink,
   jump: (record: number, open: number | undefined) => void,
+  onFingerprint?: (fp: string) => void,
 ): SessionLink {
   const [fp, setFp] = useState<string | undefined>(undefined)
   const [mismatch, setMismatch] = useState<string | undefined>(undefined)
@@ -48,12 +49,14 @@ export function useSessionLink(
     if (!fingerprint) return
     let live = true
     void fingerprintKey(fingerprint).then((key) => {
-      if (live) setFp(key)
+      if (!live) return
+      setFp(key)
+      onFingerprint?.(key)
     })
     return () => {
       live = false
     }
-  }, [fingerprint])
+  }, [fingerprint, onFingerprint])
 
   const { target, settle, update } = link
   const refused = target && fp !== undefined && target.state.fp !== undefined && target.state.fp !== fp
