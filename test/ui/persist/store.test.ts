@@ -59,8 +59,9 @@ describe('PersistStore indexes', () => {
 describe('PersistStore recent files', () => {
   it('lists newest first, moves a reopened file to the top, keeps MAX_RECENT', async () => {
     const store = await fresh()
-    for (let i = 0; i < MAX_RECENT + 2; i++)
+    for (let i = 0; i < MAX_RECENT + 2; i++) {
       await store.addRecent({ id: `f${String(i)}`, name: `${String(i)}.rad`, size: i })
+    }
     await store.addRecent({ id: 'f5', name: '5.rad', size: 5 })
     const list = await store.recentFiles()
     expect(list).toHaveLength(MAX_RECENT)
