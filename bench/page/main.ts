@@ -91,6 +91,7 @@ async function index(checkBeside = false): Promise<{ ms: number; firstMs: number
       file(),
       1,
       proxy({
+        indexSource: () => undefined,
         opened: (o: OpenedFile) => {
           got.opened = o
         },

@@ -1,6 +1,7 @@
 import { RadError } from '../rad/errors'
 import { NodeFileSource } from './nodeFileSource'
 import { runDump, runInfo, runSalvage, runValidate, runView } from './commands'
+import { runIndex } from './indexCommand'
 import { Output, reportLine } from './output'
 
 const USAGE = `usage: node bin/rad.mjs COMMAND FILE [options]
@@ -10,6 +11,7 @@ commands:
   dump FILE [--chunk N]   JSON Lines, one object per record (raw tag values)
   view FILE [-H]          one line per alignment, like \`alevin-fry view\` (-H: reference list first)
   validate FILE           check every chunk (and every .sz frame's checksum)
+  index FILE              scan FILE once and write its sidecar index FILE.rdx (docs/sidecar.md)
   salvage IN OUT          write the valid part of IN to OUT: the prelude and every intact chunk, num_chunks corrected
 
 Files may be plain RAD, chunk-compressed (lz4/zstd) or Snappy-framed (.sz).
@@ -64,6 +66,8 @@ async function run(args: Args, out: Output): Promise<number> {
         return await runView(source, out, args.header)
       case 'validate':
         return await runValidate(source, out)
+      case 'index':
+        return await runIndex(source, args.file, out)
       case 'salvage':
         return await runSalvage(source, args.output ?? '', out)
       default:

@@ -1,4 +1,6 @@
 import { RadError, fmtInt } from '../rad/errors'
+import { SIDECAR_HASH_BYTES, hashFingerprint } from '../rad/sidecar'
+import type { HashedFingerprint } from '../rad/sidecar'
 import type { ByteSource } from './byteSource'
 
 /**
@@ -24,6 +26,17 @@ export async function takeFingerprint(source: ByteSource, signal?: AbortSignal):
   const head = (await source.read(0, n, signal)).slice()
   const tail = (await source.read(size - n, n, signal)).slice()
   return { size, head, tail }
+}
+
+/**
+ * The fingerprint a sidecar index names its file by (docs/sidecar.md): the
+ * size and a CRC-32C of the first and last SIDECAR_HASH_BYTES, two reads.
+ */
+export async function takeHashedFingerprint(source: ByteSource, signal?: AbortSignal): Promise<HashedFingerprint> {
+  const n = Math.min(SIDECAR_HASH_BYTES, source.size)
+  const head = await source.read(0, n, signal)
+  const tail = await source.read(source.size - n, n, signal)
+  return hashFingerprint(source.size, head, tail)
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -23,7 +23,7 @@ import type { OpenedFile, ScanEvents, ScanSummary } from './protocol'
 import { SessionStore } from './sessionStore'
 import type { SessionState } from './sessionStore'
 
-export type { OpenedFile, SalvageOffer, ScanProgress, ScanSummary } from './protocol'
+export type { IndexSource, OpenedFile, SalvageOffer, ScanProgress, ScanSummary } from './protocol'
 export type { IndexStore } from './indexStore'
 export type { SessionPhase, SessionState } from './sessionStore'
 export { prewarmIndexWorker } from './indexWorkerLink'
@@ -35,6 +35,8 @@ export interface SessionOptions {
   decodeWorkers?: number
   /** Where the workers come from; the default starts the real ones (tests run them on a MessageChannel). */
   workers?: { index: () => Worker; decode: () => Worker }
+  /** A `.rdx` sidecar index of the file (docs/sidecar.md): installed instead of a scan when it matches. */
+  sidecar?: Blob
 }
 
 const DEFAULT_CACHE_BYTES = 256 << 20
@@ -85,7 +87,7 @@ export class RadSession {
     this.indexWorker = new IndexWorkerLink((why) => {
       this.indexFailed(why)
     }, opts.workers?.index)
-    this.startScan()
+    this.startScan(opts.sidecar)
   }
 
   /** The index worker died: report it; everything indexed so far stays browsable. */
@@ -102,8 +104,11 @@ export class RadSession {
     this.store.notice(`The index worker stopped (${why}); a new one was started.`)
   }
 
-  private startScan(): void {
+  private startScan(sidecar: Blob | undefined): void {
     const events: ScanEvents = {
+      indexSource: (indexSource, sidecarRejected) => {
+        if (!this.disposed) this.store.update({ indexSource, sidecarRejected })
+      },
       opened: (opened) => {
         if (this.disposed) return
         this.opened = opened
@@ -129,7 +134,7 @@ export class RadSession {
         if (!this.disposed) this.store.update({ progress })
       },
     }
-    const options = { checkBeside: checkBeside(cores()) }
+    const options = { checkBeside: checkBeside(cores()), ...(sidecar ? { sidecar } : {}) }
     this.indexWorker.api.scan(this.file, this.id, proxy(events), options).then(
       (summary) => {
         this.finishIndex(summary.error ? RadError.fromData(summary.error) : undefined, summary)

@@ -7,7 +7,7 @@ import type { Prelude } from '../rad/types'
 import type { RecordChecker } from './checksBeside'
 import type { ScanEvents, ScanRequest, ScanSummary } from './protocol'
 import { remoteChecker } from './remoteChecker'
-import { scanFile } from './scanFile'
+import { scanOrInstall } from './knownIndex'
 
 interface Job {
   controller: AbortController
@@ -42,9 +42,11 @@ const api = {
     const job: Job = { controller, holdUntil: 0 }
     jobs.set(jobId, job)
     try {
-      const summary = await scanFile(
+      const summary = await scanOrInstall(
         new BlobSource(file),
+        options?.sidecar && new BlobSource(options.sidecar),
         {
+          indexSource: (source, rejected) => events.indexSource(source, rejected),
           opened: (opened) => events.opened(opened),
           first: (index, chunks, convention, buffers) => events.first(transfer(index, buffers), chunks, convention),
           index: (added, convention, buffers) => events.index(transfer(added, buffers), convention),

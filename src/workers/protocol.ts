@@ -29,6 +29,9 @@ export interface OpenedFile {
 
 export type { ScanProgress }
 
+/** Where a session's index came from: a walk of the file, or a `.rdx` sidecar (knownIndex.ts). */
+export type IndexSource = 'scan' | 'sidecar'
+
 /** Callbacks the index worker calls while it scans (passed as a Comlink.proxy). */
 export interface ScanEvents {
   opened(file: OpenedFile): void
@@ -37,6 +40,8 @@ export interface ScanEvents {
   /** New index entries since the last call; buffers are transferred. */
   index(added: ChunkIndex, convention: NbytesConvention): void
   progress(p: ScanProgress): void
+  /** Before anything else: whether a sidecar's index is used, or why a sidecar given was rejected. */
+  indexSource(source: IndexSource, rejected: string | undefined): void
 }
 
 /**
@@ -85,6 +90,8 @@ export interface ScanRequest {
    * inside it. Pays only with a spare core: see CHECK_BESIDE_MIN_CORES (indexWorkerLink.ts).
    */
   checkBeside: boolean
+  /** A `.rdx` sidecar index of the file (docs/sidecar.md): used when it matches, else the file is scanned. */
+  sidecar?: Blob
 }
 
 export interface IndexApi {

@@ -7,7 +7,7 @@
 import type { RadError } from '../rad/errors'
 import type { Semantics } from '../rad/semantics'
 import type { NbytesConvention } from '../rad/types'
-import type { OpenedFile, ScanProgress, ScanSummary } from './protocol'
+import type { IndexSource, OpenedFile, ScanProgress, ScanSummary } from './protocol'
 
 export type SessionPhase = 'opening' | 'indexing' | 'done' | 'error'
 
@@ -38,6 +38,10 @@ export interface SessionState {
    * decoded chunk is shown any more (docs/integrity.md).
    */
   changed: RadError | undefined
+  /** Where the index came from: a walk of the file, or a `.rdx` sidecar (docs/sidecar.md). */
+  indexSource: IndexSource
+  /** Why a sidecar given with the file was not used (it is then scanned), in plain words. */
+  sidecarRejected: string | undefined
 }
 
 function initialState(file: Blob & { name: string }): SessionState {
@@ -58,6 +62,8 @@ function initialState(file: Blob & { name: string }): SessionState {
     openedAt: performance.now(),
     finishedAt: undefined,
     changed: undefined,
+    indexSource: 'scan',
+    sidecarRejected: undefined,
   }
 }
 
