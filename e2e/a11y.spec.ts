@@ -137,3 +137,16 @@ test('indexing is announced politely and ends with "Indexed"; the file input is 
   await expect(announcement).toHaveText('Indexed')
   await expect(page.getByRole('progressbar', { name: 'Indexing sample.rad' })).toHaveAttribute('aria-valuenow', '100')
 })
+
+test('the start page with recent files and a pending link, light and dark, has no serious or critical axe violation', async ({
+  page,
+}) => {
+  await openSample(page)
+  await expect(page.getByTestId('copy-link')).toBeVisible()
+  await page.reload()
+  await expect(page.getByTestId('recent-file').first()).toBeVisible()
+  await expect(page.getByTestId('link-pending')).toBeVisible()
+  await expectAccessible(page, 'start page with recent files', EXCLUDED)
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await expectAccessible(page, 'start page with recent files (dark)', EXCLUDED)
+})

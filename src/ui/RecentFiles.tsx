@@ -57,7 +57,7 @@ export function RecentFiles({ recent, onFile, onChoose, onUrl }: Props) {
             <li key={entry.id}>
               <button
                 type="button"
-                className="link recent-open"
+                className="btn btn-small recent-open"
                 data-testid="recent-file"
                 data-id={entry.id}
                 title={how(entry, onUrl !== undefined)}
