@@ -188,3 +188,16 @@ test('the filter bar and its results have no serious or critical axe violation, 
     await expectAccessible(page, `filter error (${scheme})`, EXCLUDED)
   }
 })
+
+test('the start page with recent files and a pending link, light and dark, has no serious or critical axe violation', async ({
+  page,
+}) => {
+  await openSample(page)
+  await expect(page.getByTestId('copy-link')).toBeVisible()
+  await page.reload()
+  await expect(page.getByTestId('recent-file').first()).toBeVisible()
+  await expect(page.getByTestId('link-pending')).toBeVisible()
+  await expectAccessible(page, 'start page with recent files', EXCLUDED)
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await expectAccessible(page, 'start page with recent files (dark)', EXCLUDED)
+})

@@ -179,11 +179,15 @@ async function stats(n: number): Promise<{ ms: number; records: number; bytes: n
   const got = last
   if (!got) throw new Error('index() first')
   const reqs: ChunkRequest[] = got.offset.map((offset, k) => ({ chunk: k, offset, nbytes: got.nbytes[k] ?? 0 }))
-  const pool = new DecodePool(file(), {
-    size: n,
-    createWorker: () => new Worker(new URL('../../src/workers/decode.worker.ts', import.meta.url), { type: 'module' }),
-    onWorkerFailed: () => undefined,
-  })
+  const pool = new DecodePool(
+    { kind: 'file', file: file() },
+    {
+      size: n,
+      createWorker: () =>
+        new Worker(new URL('../../src/workers/decode.worker.ts', import.meta.url), { type: 'module' }),
+      onWorkerFailed: () => undefined,
+    },
+  )
   try {
     pool.open(got.opened.prelude, got.opened.container)
     pool.setConvention(got.convention)

@@ -9,9 +9,13 @@ import { DropZone } from './DropZone'
 import { FileView } from './FileView'
 import { HelpPanel } from './HelpPanel'
 import { IdleView } from './IdleView'
+import { LinkPending } from './LinkPending'
+import { RecentFiles } from './RecentFiles'
 import { TopBar } from './TopBar'
 import { readUrlParam, showUrlParam } from './urlParam'
+import { useDeepLink, useLinkedPanel } from './useDeepLink'
 import { useRadSession } from './useRadSession'
+import { useRecentFiles } from './useRecentFiles'
 
 const SAMPLE_URL = `${import.meta.env.BASE_URL}sample.rad`
 
@@ -32,7 +36,9 @@ export function App() {
   const { session, open } = useRadSession()
   const [sampleError, setSampleError] = useState<string | undefined>(undefined)
   const [dropped, setDropped] = useState<Dropped | undefined>(undefined)
-  const [helpOpen, setHelpOpen] = useState(false)
+  const link = useDeepLink()
+  const recent = useRecentFiles()
+  const [helpOpen, setHelpOpen] = useLinkedPanel(link, 'help')
   const fileInput = useRef<HTMLInputElement>(null)
   useEffect(prewarmIndexWorker, [])
 
@@ -127,7 +133,7 @@ export function App() {
         input={fileInput}
         helpOpen={helpOpen}
         onHelp={() => {
-          setHelpOpen((o) => !o)
+          setHelpOpen(!helpOpen)
         }}
       />
       {helpOpen && (
@@ -160,6 +166,11 @@ export function App() {
             openSource(session.source)
           }}
           onReopen={openFile}
+          link={link}
+          onFingerprint={(fp) => {
+            if (session.source.kind === 'file' && session.source.file instanceof File)
+              recent.remember(session.source.file, fp)
+          }}
         />
       ) : (
         !dropped && (
@@ -168,7 +179,16 @@ export function App() {
             onChoose={() => {
               fileInput.current?.click()
             }}
-          />
+          >
+            <LinkPending target={link.target} />
+            <RecentFiles
+              recent={recent}
+              onFile={openOther}
+              onChoose={() => {
+                fileInput.current?.click()
+              }}
+            />
+          </IdleView>
         )
       )}
       <DropZone onFile={openOther} onPlan={onPlan} />

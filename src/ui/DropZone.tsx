@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { readDrop } from './dropEntries'
+import { rememberDropHandles } from './fileHandles'
 import type { DropPlan } from './dropPlan'
 
 interface Props {
@@ -49,6 +50,7 @@ export function DropZone({ onFile, onPlan }: Props) {
       depth.current = 0
       setDragging(false)
       if (!ev.dataTransfer) return
+      rememberDropHandles(ev.dataTransfer)
       void readDrop(ev.dataTransfer)?.then((dropped) => {
         if (dropped instanceof File) onFileRef.current(dropped)
         else onPlanRef.current(dropped)

@@ -1,6 +1,7 @@
 import { useCallback, useId, useMemo, useState } from 'react'
 import type { RadSession } from '../workers/client'
 import { ChunkList } from './ChunkList'
+import { CopyLink } from './CopyLink'
 import { ErrorBanner } from './ErrorBanner'
 import { FilterPanel } from './FilterPanel'
 import { FilePanel } from './FilePanel'
@@ -10,8 +11,10 @@ import { IntegrityPanel } from './IntegrityPanel'
 import { RecordTable } from './RecordTable'
 import { StatsSection, useFirstRecordJump } from './StatsSection'
 import type { JumpRequest } from './RecordTable'
+import type { DeepLink } from './useDeepLink'
 import { useSessionState } from './useRadSession'
 import { useRecordFilter } from './useRecordFilter'
+import { useSessionLink } from './useSessionLink'
 
 /** Below this width (app.css's narrow layout) the sidebar starts collapsed and opens over the records. */
 const NARROW_SCREEN = '(max-width: 899px)'
@@ -22,6 +25,10 @@ interface Props {
   onRetry: () => void
   /** Opens a file chosen again (after the file changed on disk). */
   onReopen: (file: File) => void
+  /** The page address's view state (useDeepLink.ts). */
+  link: DeepLink
+  /** The file's fingerprint key is known (recent files, the index cache). */
+  onFingerprint?: (fp: string) => void
 }
 
 /** A cancel before the header was read leaves nothing to show: offer to carry on. */
@@ -37,7 +44,7 @@ function CancelledEarly({ onOpenAgain }: { onOpenAgain: () => void }) {
 }
 
 /** Everything shown for one open file. Mounted fresh (keyed) for every file. */
-export function FileView({ session, onRetry, onReopen }: Props) {
+export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Props) {
   const state = useSessionState(session)
   const [jump, setJump] = useState<JumpRequest | undefined>(undefined)
   const [cursorChunk, setCursorChunk] = useState(-1)
@@ -46,9 +53,10 @@ export function FileView({ session, onRetry, onReopen }: Props) {
   // filter.pickBarcode(seq) / filter.pickReference(name) start a filter from other panels (statistics).
   const filter = useRecordFilter(session)
 
-  const goRecord = useCallback((record: number) => {
-    setJump((j) => ({ record, seq: (j?.seq ?? 0) + 1 }))
+  const goRecord = useCallback((record: number, open?: number) => {
+    setJump((j) => ({ record, open, seq: (j?.seq ?? 0) + 1 }))
   }, [])
+  const linked = useSessionLink(session, state, link, goRecord, onFingerprint)
   const goChunk = useCallback(
     (chunk: number) => {
       setCursorChunk(chunk)
@@ -82,6 +90,11 @@ export function FileView({ session, onRetry, onReopen }: Props) {
   return (
     <main className="file-view" data-testid="file-view" data-session={session.id}>
       <IndexStatus state={state} onCancel={cancel} />
+      {linked.mismatch && (
+        <div className="notice" role="status" data-testid="link-mismatch">
+          {linked.mismatch}
+        </div>
+      )}
       {problem && <ErrorBanner error={problem} state={state} onRetry={onRetry} onReopen={onReopen} />}
       {state.cancelled && !opened && <CancelledEarly onOpenAgain={onRetry} />}
       <IntegrityPanel state={state} session={session} onChunk={goIssue} />
@@ -102,6 +115,7 @@ export function FileView({ session, onRetry, onReopen }: Props) {
               <span aria-hidden="true">{sidebarOpen ? '◂' : '▸'}</span> File &amp; chunks
             </button>
             <GotoControls records={state.records} chunks={state.chunks} onRecord={goRecord} onChunk={goChunk} />
+            <CopyLink beforeCopy={link.flush} />
           </div>
           <FilterPanel control={filter} semantics={semantics} index={session.index} onRecord={goRecord} />
           <div className={`workspace${sidebarOpen ? '' : ' sidebar-closed'}`}>
@@ -124,6 +138,7 @@ export function FileView({ session, onRetry, onReopen }: Props) {
                 records={state.records}
                 jump={jump}
                 onCursorChunk={setCursorChunk}
+                onView={linked.onView}
               />
             </section>
           </div>

@@ -1,13 +1,15 @@
-import type { MouseEvent } from 'react'
+import type { MouseEvent, ReactNode } from 'react'
 
 interface Props {
   onSample: () => void
   /** Opens the file chooser (the top bar's file input). */
   onChoose: () => void
+  /** Shown under the drop target: a pending deep link, the recent files. */
+  children?: ReactNode
 }
 
 /** What the page shows before a file is opened: the drop target (also a click target) and a one-line guide. */
-export function IdleView({ onSample, onChoose }: Props) {
+export function IdleView({ onSample, onChoose, children }: Props) {
   const onAreaClick = (ev: MouseEvent) => {
     // The sample link and the choose button inside the area do their own thing.
     if (ev.target instanceof Element && ev.target.closest('button')) return
@@ -42,6 +44,7 @@ export function IdleView({ onSample, onChoose }: Props) {
           .
         </p>
       </div>
+      {children}
     </main>
   )
 }

@@ -22,6 +22,16 @@ export interface JumpRequest {
   record: number
   /** Changes on every request, so asking twice for the same record still jumps. */
   seq: number
+  /** A record to expand once its chunk is decoded (a deep link's `open`). */
+  open?: number
+}
+
+/** Where the view is, for the page address (useSessionLink.ts). */
+export interface ViewPosition {
+  record: number
+  chunk: number
+  /** The record expanded last, if any. */
+  open: number | undefined
 }
 
 interface Props {
@@ -31,6 +41,7 @@ interface Props {
   records: number
   jump: JumpRequest | undefined
   onCursorChunk: (chunk: number) => void
+  onView?: (view: ViewPosition) => void
 }
 
 /**
@@ -47,8 +58,9 @@ export const RecordTable = memo(function RecordTable({
   records,
   jump,
   onCursorChunk,
+  onView,
 }: Props) {
-  useDataVersion(session)
+  const dataVersion = useDataVersion(session)
   const { index } = session
   const [expanded, setExpanded] = useState<ReadonlyMap<number, number>>(() => new Map())
   const [cursor, setCursor] = useState(0)
@@ -82,11 +94,13 @@ export const RecordTable = memo(function RecordTable({
   )
 
   // Only a new request jumps; `go` changes whenever the index grows.
-  const jumpTo = useEffectEvent((record: number) => {
-    go(record, 'center')
+  const pendingOpen = useRef<number | undefined>(undefined)
+  const jumpTo = useEffectEvent((request: JumpRequest) => {
+    pendingOpen.current = request.open
+    go(request.record, 'center')
   })
   useEffect(() => {
-    if (jump) jumpTo(jump.record)
+    if (jump) jumpTo(jump)
   }, [jump])
 
   // Visible chunks first, then their neighbours.
@@ -131,6 +145,21 @@ export const RecordTable = memo(function RecordTable({
     },
     [index, session],
   )
+
+  // A deep link's expanded record opens once its chunk has been decoded.
+  useEffect(() => {
+    const record = pendingOpen.current
+    if (record === undefined || record >= records) return
+    if (!session.getChunk(index.chunkOf(record))) return
+    pendingOpen.current = undefined
+    setRecordExpanded(record, true)
+  }, [jump, dataVersion, records, session, index, setRecordExpanded])
+
+  const lastOpened = [...expanded.keys()].at(-1)
+  const viewRecord = cursorInView ? cursor : firstShown
+  useEffect(() => {
+    if (records > 0) onView?.({ record: viewRecord, chunk: Math.max(0, viewChunk), open: lastOpened })
+  }, [records, viewRecord, viewChunk, lastOpened, onView])
 
   const onRowClick = useCallback(
     (record: number) => {

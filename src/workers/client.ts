@@ -38,6 +38,7 @@ export type { StatsRun, StatsView } from './statsRun'
 export { prewarmIndexWorker } from './indexWorkerLink'
 export type { SourceSpec }
 export { urlSpec }
+export { fingerprintKey } from '../io/fingerprintKey'
 
 export interface SessionOptions {
   /** Byte budget of the decoded-chunk cache. */

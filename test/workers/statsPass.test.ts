@@ -50,11 +50,14 @@ async function pass(
   bytes: Uint8Array<ArrayBuffer>,
   workers: number,
 ): Promise<{ report: StatsReport; last: StatsProgress | undefined }> {
-  const pool = new DecodePool(new Blob([bytes]), {
-    size: workers,
-    createWorker: statsWorker,
-    onWorkerFailed: () => undefined,
-  })
+  const pool = new DecodePool(
+    { kind: 'file', file: new Blob([bytes]) },
+    {
+      size: workers,
+      createWorker: statsWorker,
+      onWorkerFailed: () => undefined,
+    },
+  )
   try {
     pool.open(prelude, 'none')
     pool.setConvention('header-inclusive')
@@ -94,11 +97,14 @@ describe('runStatsPass', () => {
   })
 
   it('stops with CANCELLED when its signal is aborted', async () => {
-    const pool = new DecodePool(new Blob([file.slice()]), {
-      size: 1,
-      createWorker: statsWorker,
-      onWorkerFailed: () => undefined,
-    })
+    const pool = new DecodePool(
+      { kind: 'file', file: new Blob([file.slice()]) },
+      {
+        size: 1,
+        createWorker: statsWorker,
+        onWorkerFailed: () => undefined,
+      },
+    )
     try {
       pool.open(prelude, 'none')
       pool.setConvention('header-inclusive')

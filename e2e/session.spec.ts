@@ -1,0 +1,93 @@
+import { expect, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { FIXTURES, expectedOfFile, must, recordRow } from './helpers'
+
+/**
+ * Deep links, copy link, the cached reopen and the recent files (issue 13 §4). Local files only:
+ * the page sends nothing, and the state lives in the address's hash and the browser's storage.
+ */
+const PATH = `${FIXTURES}/rad-chromium-v3-small-p3.rad`
+const OTHER = `${FIXTURES}/rad-chromium-v2-small.rad`
+
+async function openFile(page: Page, path = PATH): Promise<void> {
+  await page.getByTestId('file-input').setInputFiles(path)
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
+}
+
+function hashOf(page: Page): URLSearchParams {
+  return new URLSearchParams(new URL(page.url()).hash.slice(1))
+}
+
+test('the address follows the view and a reload restores it once the same file is opened', async ({ page }) => {
+  const exp = await expectedOfFile(PATH)
+  const target = exp.records - 3
+  await page.goto('/')
+  await openFile(page)
+  await page.getByTestId('goto-record').fill(String(target))
+  await page.getByTestId('goto-record').press('Enter')
+  await recordRow(page, target).click()
+  await expect.poll(() => hashOf(page).get('open')).toBe(String(target))
+  expect(hashOf(page).get('record')).toBe(String(target))
+  expect(hashOf(page).get('fp')).toMatch(/^\d+-[0-9a-f]{16}$/)
+
+  await page.reload()
+  await expect(page.getByTestId('link-pending')).toContainText(`record ${target.toLocaleString('en-US')}`)
+  await openFile(page)
+  await expect(recordRow(page, target)).toBeInViewport()
+  await expect(recordRow(page, target)).toHaveAttribute('aria-selected', 'true')
+  await expect(recordRow(page, target)).toHaveAttribute('aria-expanded', 'true')
+  await expect(recordRow(page, target)).toContainText(must(exp.record(target).umi))
+})
+
+test('a hand-written #record=N works, on load and typed into the open page', async ({ page }) => {
+  const exp = await expectedOfFile(PATH)
+  await page.goto('/#record=40')
+  await openFile(page)
+  await expect(recordRow(page, 40)).toHaveAttribute('aria-selected', 'true')
+  await page.evaluate(() => {
+    window.location.hash = 'record=7&open=7'
+  })
+  await expect(recordRow(page, 7)).toHaveAttribute('aria-selected', 'true')
+  await expect(recordRow(page, 7)).toHaveAttribute('aria-expanded', 'true')
+  await expect(recordRow(page, 7)).toContainText(must(exp.record(7).umi))
+})
+
+test('a link made for another file says so and shows this file from the start', async ({ page }) => {
+  await page.goto('/')
+  await openFile(page)
+  await page.getByTestId('goto-record').fill('30')
+  await page.getByTestId('goto-record').press('Enter')
+  await expect.poll(() => hashOf(page).get('record')).toBe('30')
+  await page.reload()
+  await openFile(page, OTHER)
+  await expect(page.getByTestId('link-mismatch')).toContainText('another file')
+  await expect(recordRow(page, 0)).toHaveAttribute('aria-selected', 'true')
+})
+
+test('copy link puts the address with the view state on the clipboard', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  await page.goto('/')
+  await openFile(page)
+  await page.getByTestId('goto-record').fill('12')
+  await page.getByTestId('goto-record').press('Enter')
+  await page.getByTestId('copy-link').click()
+  await expect(page.getByTestId('copy-link-status')).toHaveText('Link copied')
+  const copied = await page.evaluate(() => navigator.clipboard.readText())
+  expect(copied).toBe(page.url())
+  expect(new URLSearchParams(new URL(copied).hash.slice(1)).get('record')).toBe('12')
+})
+
+test('the help panel is kept in the address', async ({ page }) => {
+  await page.goto('/#panel=help')
+  await expect(page.getByTestId('help')).toBeVisible()
+})
+
+test('recent files: an opened file is listed on the start page after a reload', async ({ page }) => {
+  await page.goto('/')
+  await openFile(page)
+  await page.goto('/')
+  const recent = page.getByTestId('recent-file').filter({ hasText: 'rad-chromium-v3-small-p3.rad' })
+  await expect(recent).toBeVisible()
+  await expect(recent).toHaveAttribute('data-id', /^\d+-[0-9a-f]{16}$/)
+  await expect(page.getByTestId('clear-cache')).toBeVisible()
+})
