@@ -51,7 +51,7 @@ for (const file of FILES) {
   })
 }
 
-test('the knee plot draws, its cut-off moves, and a top barcode jumps to its first record', async ({ page }) => {
+test('the knee plot draws, its cut-off moves, and a top barcode opens a filter for its reads', async ({ page }) => {
   await openDone(page, SAMPLE)
   await page.getByText('Plots and top lists').click()
   const plot = page.getByTestId('knee-plot')
@@ -73,7 +73,13 @@ test('the knee plot draws, its cut-off moves, and a top barcode jumps to its fir
 
   const top = page.getByTestId('stats-top-barcodes').locator('li').first()
   const seq = must(await top.getAttribute('data-key'))
+  const reads = Number(must(await top.getAttribute('data-value')))
+  // A top barcode opens a filter for it: its reads are the matches, and the first one opens in the table.
   await top.getByRole('button').click()
+  await expect(page.getByTestId('filter-barcode')).toHaveValue(seq)
+  await expect(page.getByTestId('filter-status')).toHaveAttribute('data-state', 'done')
+  await expect(page.getByTestId('filter-count')).toHaveAttribute('data-value', String(reads))
+  await page.getByTestId('filter-result').first().click()
   const selected = page.locator('[data-testid="record-row"][aria-selected="true"]')
   await expect(selected).toContainText(seq)
 })

@@ -168,8 +168,9 @@ export function App() {
           onReopen={openFile}
           link={link}
           onFingerprint={(fp) => {
-            if (session.source.kind === 'file' && session.source.file instanceof File)
+            if (session.source.kind === 'file' && session.source.file instanceof File) {
               recent.remember(session.source.file, fp)
+            }
           }}
         />
       ) : (

@@ -9,7 +9,7 @@ import { GotoControls } from './GotoControls'
 import { IndexStatus } from './IndexStatus'
 import { IntegrityPanel } from './IntegrityPanel'
 import { RecordTable } from './RecordTable'
-import { StatsSection, useFirstRecordJump } from './StatsSection'
+import { StatsSection } from './StatsSection'
 import type { JumpRequest } from './RecordTable'
 import type { DeepLink } from './useDeepLink'
 import { useSessionState } from './useRadSession'
@@ -78,7 +78,6 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
     },
     [session, goChunk, goRecord],
   )
-  const picks = useFirstRecordJump(session, goRecord)
   const cancel = useCallback(() => {
     session.cancel()
   }, [session])
@@ -98,7 +97,14 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
       {problem && <ErrorBanner error={problem} state={state} onRetry={onRetry} onReopen={onReopen} />}
       {state.cancelled && !opened && <CancelledEarly onOpenAgain={onRetry} />}
       <IntegrityPanel state={state} session={session} onChunk={goIssue} />
-      {opened && <StatsSection session={session} fileName={state.fileName} {...picks} />}
+      {opened && (
+        <StatsSection
+          session={session}
+          fileName={state.fileName}
+          onPickBarcode={filter.pickBarcode}
+          onPickReference={filter.pickReference}
+        />
+      )}
       {opened && semantics && (
         <>
           <div className="records-bar">

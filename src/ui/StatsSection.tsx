@@ -1,6 +1,5 @@
-import { useCallback, useSyncExternalStore } from 'react'
+import { useSyncExternalStore } from 'react'
 import type { StatsJson } from '../rad/stats/types'
-import type { RecordQuery } from '../rad/stats/firstMatch'
 import type { RadSession } from '../workers/client'
 import { saveFile } from './saveFile'
 import { StatsPanel } from './StatsPanel'
@@ -40,38 +39,4 @@ export function StatsSection({ session, fileName, onPickBarcode, onPickReference
 export function statsJsonFile(json: StatsJson, fileName: string): File {
   const base = fileName.replace(/\.rad$/i, '') || 'file'
   return new File([`${JSON.stringify(json, null, 2)}\n`], `${base}.stats.json`, { type: 'application/json' })
-}
-
-/**
- * The click-through for now: jump the table to the first record with the
- * barcode, or aligned to the reference. This is the seam for the record
- * filters (branch `search`): they replace these two callbacks with opening
- * a filter.
- */
-export function useFirstRecordJump(
-  session: RadSession,
-  onRecord: (record: number) => void,
-): { onPickBarcode: (seq: string) => void; onPickReference: (name: string) => void } {
-  const jump = useCallback(
-    (query: RecordQuery) => {
-      void session.stats.firstRecord(session.index, query).then((record) => {
-        if (record !== undefined) onRecord(record)
-      })
-    },
-    [session, onRecord],
-  )
-  return {
-    onPickBarcode: useCallback(
-      (seq: string) => {
-        jump({ barcode: seq })
-      },
-      [jump],
-    ),
-    onPickReference: useCallback(
-      (name: string) => {
-        jump({ reference: name })
-      },
-      [jump],
-    ),
-  }
 }

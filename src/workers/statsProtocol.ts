@@ -5,7 +5,6 @@
  * transferred) and the small report cross to the page.
  */
 import type { RadErrorData } from '../rad/errors'
-import type { RecordQuery } from '../rad/stats/firstMatch'
 import type { RankCurve } from '../rad/stats/logDownsample'
 import type { NbytesConvention } from '../rad/types'
 import type { ChunkRequest } from './protocol'
@@ -39,12 +38,6 @@ export interface StatsWorkerApi {
   statsReport(pass: number): StatsReport
   /** alevin-fry's --expect-cells / --force-cells cut-offs on this worker's accumulator. */
   statsCutoffs(pass: number, expectCells: number | undefined, forceCells: number | undefined): StatsCutoffs
-  /** The first record of the batch matching `query` (the panel's click-through), or undefined. */
-  statsFindFirst(
-    batch: ChunkRequest[],
-    convention: NbytesConvention,
-    query: RecordQuery,
-  ): Promise<{ chunk: number; record: number } | undefined>
   /** Frees this worker's accumulator. */
   statsEnd(pass: number): void
 }

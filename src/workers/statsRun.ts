@@ -4,8 +4,6 @@
  * asked of the finished totals. RadSession starts it once the index is done.
  */
 import { RadError } from '../rad/errors'
-import type { RecordQuery } from '../rad/stats/firstMatch'
-import { bulkBatches } from './bulkPass'
 import type { DecodePool } from './decodePool'
 import type { IndexStore } from './indexStore'
 import type { ChunkRequest } from './protocol'
@@ -110,25 +108,6 @@ export class StatsRun {
     if (!head) throw new Error('internal: no decode worker')
     const pass = this.pass
     return head((api) => api.statsCutoffs(pass, expectCells, forceCells))
-  }
-
-  /**
-   * The first record with this barcode or aligned to this reference, in file
-   * order (one batch at a time on one worker; a top barcode or reference is
-   * usually in the first): the panel's click-through until the filters of
-   * branch `search` replace it. Undefined when none matches.
-   */
-  async firstRecord(index: IndexStore, query: RecordQuery): Promise<number | undefined> {
-    const { calls, convention } = this.pool.workers()
-    const head = calls[0]
-    if (!head) throw new Error('internal: no decode worker')
-    const reqs: ChunkRequest[] = []
-    for (let k = 0; k < index.count; k++) reqs.push({ chunk: k, offset: index.offset(k), nbytes: index.nbytes(k) })
-    for (const batch of bulkBatches(reqs, convention)) {
-      const hit = await head((api) => api.statsFindFirst(batch, convention, query)).catch(() => undefined)
-      if (hit) return index.firstRecord(hit.chunk) + hit.record
-    }
-    return undefined
   }
 
   dispose(): void {

@@ -7,7 +7,6 @@
 import { transfer } from 'comlink'
 import { RadError } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
-import { firstMatch } from '../rad/stats/firstMatch'
 import type { ChunkColumns, NbytesConvention } from '../rad/types'
 import { BULK_BATCH_BYTES, BULK_DEPTH } from './bulkPass'
 import { decodeBatch } from './decodeBatch'
@@ -97,20 +96,6 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
       return {
         expect: expectCells === undefined ? undefined : expectCellsCutoff(desc, expectCells),
         force: forceCells === undefined ? undefined : forceCellsCutoff(desc, forceCells),
-      }
-    },
-    async statsFindFirst(batch, convention, query) {
-      const d = await decoder()
-      const sem = inferSemantics(d.prelude)
-      const cols = await decodeBatch(d, batch, convention, spares.pop() ?? new ArrayBuffer(BULK_BATCH_BYTES))
-      try {
-        for (const c of cols) {
-          const r = firstMatch(c, d.prelude, sem, query)
-          if (r >= 0) return { chunk: c.chunk, record: r }
-        }
-        return undefined
-      } finally {
-        keepBuffers(cols)
       }
     },
     statsEnd(id) {
