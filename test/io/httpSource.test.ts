@@ -46,7 +46,7 @@ describe('HttpSource', () => {
     const src = await HttpSource.open(s.url('/data/map.rad'))
     expect([src.size, src.name]).toEqual([bytes.length, 'map.rad'])
     // The first 1.25 MiB, then the last block (the fingerprint's tail) at once.
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await expect.poll(() => s.requests.length).toBe(2)
     expect(s.requests.map((r) => r.range)).toEqual(['bytes=0-1310719', 'bytes=2883584-2999999'])
     // Inside what came: no request.
     expect(same(await src.read(100, 1_000_000), bytes.subarray(100, 1_000_100))).toBe(true)
