@@ -3,6 +3,7 @@ import { expose } from 'comlink'
 import type { Endpoint } from 'comlink'
 import { describe, expect, it } from 'vitest'
 import { BlobSource } from '../../src/io/blobSource'
+import type { SourceSpec } from '../../src/io/sourceSpec'
 import { decodeChunk } from '../../src/rad/decodeChunk'
 import { inferSemantics } from '../../src/rad/semantics'
 import { createStatsAccumulator, statsJson } from '../../src/rad/stats'
@@ -21,8 +22,9 @@ function statsWorker(): Worker {
   let decoder: Decoder | undefined
   expose(
     {
-      open(blob: Blob) {
-        decoder = makeDecoder(new BlobSource(blob), prelude)
+      open(spec: SourceSpec) {
+        if (spec.kind !== 'file') throw new Error('a file, in this test')
+        decoder = makeDecoder(new BlobSource(spec.file), prelude)
       },
       ...statsMethods(() => (decoder ? Promise.resolve(decoder) : Promise.reject(new Error('open first')))),
     },
