@@ -50,11 +50,17 @@ export function DropZone({ onFile, onPlan }: Props) {
       depth.current = 0
       setDragging(false)
       if (!ev.dataTransfer) return
-      rememberDropHandles(ev.dataTransfer)
+      // The handles for Recent files after the entries (readDrop takes them synchronously); a drop
+      // whose items give no handle (a folder, a synthetic drop) still opens.
       void readDrop(ev.dataTransfer)?.then((dropped) => {
         if (dropped instanceof File) onFileRef.current(dropped)
         else onPlanRef.current(dropped)
       })
+      try {
+        rememberDropHandles(ev.dataTransfer)
+      } catch {
+        // No handles: Recent files reopens this one through the file chooser.
+      }
     }
     window.addEventListener('dragenter', enter)
     window.addEventListener('dragover', over)
