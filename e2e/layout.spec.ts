@@ -56,6 +56,9 @@ test.describe('phone (390 px)', () => {
     await expect(row).toContainText(must(want.barcodes[0], 'record 0 barcode'))
     const table = must(await page.getByTestId('record-table').boundingBox(), 'the table box')
     expect(table.width).toBeGreaterThan(300)
+    // Below the top bar and the status, integrity and statistics panels, the table keeps ten rows' room.
+    expect(table.height).toBeGreaterThan(280)
+    expect(table.y + table.height).toBeLessThanOrEqual(844 + 1)
     // Nothing but the table scrolls sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
 
@@ -80,6 +83,22 @@ test.describe('phone (390 px)', () => {
       await expect(page.getByRole('columnheader', { name })).toBeVisible()
     }
     await expectColumnsAligned(page, exp)
+  })
+})
+
+test.describe('laptop (1280 × 720)', () => {
+  test.use({ viewport: { width: 1280, height: 720 } })
+
+  test('with the statistics and the integrity verdict shown, the records keep most of the window', async ({ page }) => {
+    await openSample(page)
+    await expect(page.getByTestId('stats-panel')).toHaveAttribute('data-state', 'done')
+    const table = must(await page.getByTestId('record-table').boundingBox(), 'the table box')
+    expect(table.height).toBeGreaterThan(0.6 * 720)
+    expect(table.y + table.height).toBeLessThanOrEqual(720 + 1)
+    // The filter bar opens on demand and the page still does not scroll.
+    await page.getByTestId('filter-toggle').click()
+    await expect(page.getByTestId('filter-panel')).toBeVisible()
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(720)
   })
 })
 

@@ -278,7 +278,7 @@ test('a file that is not RAD shows its diagnosis once, with no scan figures', as
   await openPath(page, write('notes.txt', new TextEncoder().encode('gene\tcount\nGeneA\t12\n')))
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'error')
   await expect(page.getByTestId('error-banner')).toBeVisible()
-  await expect(page.getByTestId('index-status').locator('.stats')).toHaveCount(0)
+  await expect(page.getByTestId('index-status').locator('.status-figures')).toHaveCount(0)
   await expect(page.getByRole('progressbar')).toHaveCount(0)
   // Kept for tools and tests, off screen: the banner says it.
   await expect(page.getByTestId('integrity-issues')).toHaveClass(/visually-hidden/)

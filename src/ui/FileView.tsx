@@ -50,6 +50,7 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
   const [cursorChunk, setCursorChunk] = useState(-1)
   const [sidebarOpen, setSidebarOpen] = useState(() => !window.matchMedia(NARROW_SCREEN).matches)
   const sidebarId = useId()
+  const filterId = useId()
   // filter.pickBarcode(seq) / filter.pickReference(name) start a filter from other panels (statistics).
   const filter = useRecordFilter(session)
 
@@ -120,10 +121,30 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
             >
               <span aria-hidden="true">{sidebarOpen ? '◂' : '▸'}</span> File &amp; chunks
             </button>
+            <button
+              type="button"
+              className="btn btn-small filter-toggle"
+              data-testid="filter-toggle"
+              aria-expanded={filter.shown}
+              aria-controls={filter.shown ? filterId : undefined}
+              onClick={() => {
+                filter.setShown(!filter.shown)
+              }}
+            >
+              <span aria-hidden="true">{filter.shown ? '▾' : '▸'}</span> Filter records
+            </button>
             <GotoControls records={state.records} chunks={state.chunks} onRecord={goRecord} onChunk={goChunk} />
             <CopyLink beforeCopy={link.flush} />
           </div>
-          <FilterPanel control={filter} semantics={semantics} index={session.index} onRecord={goRecord} />
+          {filter.shown && (
+            <FilterPanel
+              id={filterId}
+              control={filter}
+              semantics={semantics}
+              index={session.index}
+              onRecord={goRecord}
+            />
+          )}
           <div className={`workspace${sidebarOpen ? '' : ' sidebar-closed'}`}>
             <aside className="sidebar" id={sidebarId} hidden={!sidebarOpen} aria-label="File details and chunks">
               <FilePanel state={state} opened={opened} semantics={semantics} />

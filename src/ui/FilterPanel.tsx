@@ -1,4 +1,4 @@
-import { memo, useId } from 'react'
+import { memo, useEffect, useId, useRef } from 'react'
 import type { ChangeEvent, SubmitEvent } from 'react'
 import type { Semantics } from '../rad/semantics'
 import { MAX_KEPT_MATCHES } from '../workers/client'
@@ -11,6 +11,7 @@ import type { RecordFilterControl } from './useRecordFilter'
 import './filter.css'
 
 interface Props {
+  id: string
   control: RecordFilterControl
   semantics: Semantics
   index: IndexStore
@@ -64,10 +65,15 @@ function FilterStatus({ state, onCancel }: { state: FilterState; onCancel: () =>
  * orientation and mapping type, combined with AND. Enter in any field runs it;
  * matches stream into a virtualized list of record numbers.
  */
-export const FilterPanel = memo(function FilterPanel({ control, semantics, index, onRecord }: Props) {
+export const FilterPanel = memo(function FilterPanel({ id, control, semantics, index, onRecord }: Props) {
   const { draft, setDraft, run, problem } = control
   const state = useFilterState(run)
   const problemId = useId()
+  // Shown by its toggle (or a click in the statistics): the first field takes the focus.
+  const form = useRef<HTMLFormElement>(null)
+  useEffect(() => {
+    form.current?.querySelector('input')?.focus({ preventScroll: true })
+  }, [])
   const set = (key: keyof FilterDraft) => (ev: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
     const target = ev.currentTarget
     const value = target instanceof HTMLInputElement && target.type === 'checkbox' ? target.checked : target.value
@@ -80,8 +86,8 @@ export const FilterPanel = memo(function FilterPanel({ control, semantics, index
   const hasBarcode = semantics.barcodes.length > 0
   const described = problem ? problemId : undefined
   return (
-    <section className="filter-panel" aria-label="Filter records" data-testid="filter-panel">
-      <form className="filter-bar" noValidate onSubmit={submit}>
+    <section id={id} className="filter-panel" aria-label="Filter records" data-testid="filter-panel">
+      <form ref={form} className="filter-bar" noValidate onSubmit={submit}>
         {hasBarcode && (
           <label className="filter-field">
             Barcode

@@ -49,9 +49,15 @@ export const GotoControls = memo(function GotoControls({ records, chunks, onReco
         }}
       >
         <label>
-          Go to {what}
+          <span className="goto-long" aria-hidden="true">
+            Go to {what}
+          </span>
+          <span className="goto-short" aria-hidden="true">
+            {what === 'record' ? 'Record' : 'Chunk'}
+          </span>
           <input
             name="index"
+            aria-label={`Go to ${what}`}
             className="input input-num"
             data-testid={`goto-${what}`}
             inputMode="numeric"

@@ -128,7 +128,7 @@ function Figures({ scanned, total, state, rate, running, timeText }: FiguresProp
       >
         <div className="progress-fill" style={{ transform: `scaleX(${String(share)})` }} />
       </div>
-      <dl className="stats">
+      <dl className="status-figures">
         <div>
           <dt>Scanned</dt>
           <dd data-testid="stat-bytes" data-value={String(scanned)}>

@@ -98,6 +98,8 @@ export const RecordTable = memo(function RecordTable({
   const jumpTo = useEffectEvent((request: JumpRequest) => {
     pendingOpen.current = request.open
     go(request.record, 'center')
+    // When the panels above push the table below the fold (app.css, .app), the page scrolls to it.
+    scroller.current?.scrollIntoView({ block: 'nearest' })
   })
   useEffect(() => {
     if (jump) jumpTo(jump)

@@ -29,7 +29,7 @@ export function StatsPanel(props: StatsPanelProps) {
   const { view } = props
   const json = view.report?.json
   return (
-    <section className="stats" data-testid="stats-panel" data-state={view.phase} aria-labelledby="stats-title">
+    <section className="stats-panel" data-testid="stats-panel" data-state={view.phase} aria-labelledby="stats-title">
       <div className="stats-head">
         <h2 id="stats-title">Statistics</h2>
         <StatsStatus view={view} onCancel={props.onCancel} onRestart={props.onRestart} />

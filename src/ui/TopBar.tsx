@@ -64,7 +64,7 @@ export function TopBar({ onFile, onSample, onUrl, input, helpOpen, onHelp }: Pro
             d="M4 7V5a4 4 0 1 1 8 0v2h.5A1.5 1.5 0 0 1 14 8.5v5a1.5 1.5 0 0 1-1.5 1.5h-9A1.5 1.5 0 0 1 2 13.5v-5A1.5 1.5 0 0 1 3.5 7H4Zm1.5 0h5V5a2.5 2.5 0 0 0-5 0v2Z"
           />
         </svg>{' '}
-        Your file never leaves this computer: your browser reads it locally and nothing is uploaded.
+        <span>Read in your browser: nothing is uploaded.</span>
       </p>
       <ThemeToggle />
     </header>

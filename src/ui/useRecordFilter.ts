@@ -17,6 +17,9 @@ export interface RecordFilterControl {
   pickBarcode: (seq: string) => void
   /** Filters on one reference, by exact name (a regex anchored at both ends). */
   pickReference: (name: string) => void
+  /** Whether the filter bar is shown: it starts folded away, so the records keep the height. */
+  shown: boolean
+  setShown: (shown: boolean) => void
 }
 
 /** `ENST0001|GeneA` → `/^ENST0001\|GeneA$/`: exactly that reference. */
@@ -28,6 +31,7 @@ export function useRecordFilter(session: RadSession): RecordFilterControl {
   const [draft, setDraft] = useState<FilterDraft>(EMPTY_DRAFT)
   const [run, setRun] = useState<FilterRun | undefined>(undefined)
   const [problem, setProblem] = useState<string | undefined>(undefined)
+  const [shown, setShown] = useState(false)
   const current = useRef<FilterRun | undefined>(undefined)
 
   const runDraft = useCallback(
@@ -58,6 +62,7 @@ export function useRecordFilter(session: RadSession): RecordFilterControl {
   const pickBarcode = useCallback(
     (seq: string) => {
       const d = { ...EMPTY_DRAFT, barcode: seq }
+      setShown(true)
       setDraft(d)
       runDraft(d)
     },
@@ -66,12 +71,13 @@ export function useRecordFilter(session: RadSession): RecordFilterControl {
   const pickReference = useCallback(
     (name: string) => {
       const d = { ...EMPTY_DRAFT, ref: exactName(name) }
+      setShown(true)
       setDraft(d)
       runDraft(d)
     },
     [runDraft],
   )
-  return { draft, setDraft, run, problem, start, cancel, pickBarcode, pickReference }
+  return { draft, setDraft, run, problem, start, cancel, pickBarcode, pickReference, shown, setShown }
 }
 
 const IDLE = (): undefined => undefined
