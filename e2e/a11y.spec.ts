@@ -176,7 +176,6 @@ test('the filter bar and its results have no serious or critical axe violation, 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
     await openSample(page)
-    await page.getByTestId('filter-toggle').click()
     await page.getByTestId('filter-ref').fill('GENE00059')
     await page.getByTestId('filter-ref').press('Enter')
     await expect(page.getByTestId('filter-status')).toHaveAttribute('data-state', 'done')

@@ -92,13 +92,19 @@ test.describe('laptop (1280 × 720)', () => {
   test('with the statistics and the integrity verdict shown, the records keep most of the window', async ({ page }) => {
     await openSample(page)
     await expect(page.getByTestId('stats-panel')).toHaveAttribute('data-state', 'done')
-    const table = must(await page.getByTestId('record-table').boundingBox(), 'the table box')
-    expect(table.height).toBeGreaterThan(0.6 * 720)
-    expect(table.y + table.height).toBeLessThanOrEqual(720 + 1)
-    // The filter bar opens on demand and the page still does not scroll.
-    await page.getByTestId('filter-toggle').click()
+    // The filter bar is open on a wide screen, on one line, and the page does not scroll.
     await expect(page.getByTestId('filter-panel')).toBeVisible()
+    const bar = must(await page.locator('.filter-bar').boundingBox(), 'the filter bar box')
+    expect(bar.height).toBeLessThan(48)
+    const table = must(await page.getByTestId('record-table').boundingBox(), 'the table box')
+    expect(table.height).toBeGreaterThan(0.55 * 720)
+    expect(table.y + table.height).toBeLessThanOrEqual(720 + 1)
     expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(720)
+    // Folded away, it gives the records its height.
+    await page.getByTestId('filter-toggle').click()
+    await expect(page.getByTestId('filter-panel')).toHaveCount(0)
+    const taller = must(await page.getByTestId('record-table').boundingBox(), 'the table box')
+    expect(taller.height).toBeGreaterThan(table.height)
   })
 })
 

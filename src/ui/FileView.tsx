@@ -52,7 +52,7 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
   const sidebarId = useId()
   const filterId = useId()
   // filter.pickBarcode(seq) / filter.pickReference(name) start a filter from other panels (statistics).
-  const filter = useRecordFilter(session)
+  const filter = useRecordFilter(session, !window.matchMedia(NARROW_SCREEN).matches)
 
   const goRecord = useCallback((record: number, open?: number) => {
     setJump((j) => ({ record, open, seq: (j?.seq ?? 0) + 1 }))
@@ -129,6 +129,10 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
               aria-controls={filter.shown ? filterId : undefined}
               onClick={() => {
                 filter.setShown(!filter.shown)
+                // Opened by its toggle, the bar's first field takes the focus once it is drawn.
+                if (!filter.shown) {
+                  requestAnimationFrame(() => document.getElementById(filterId)?.querySelector('input')?.focus())
+                }
               }}
             >
               <span aria-hidden="true">{filter.shown ? '▾' : '▸'}</span> Filter records

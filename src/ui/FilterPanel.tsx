@@ -1,4 +1,4 @@
-import { memo, useEffect, useId, useRef } from 'react'
+import { memo, useId } from 'react'
 import type { ChangeEvent, SubmitEvent } from 'react'
 import type { Semantics } from '../rad/semantics'
 import { MAX_KEPT_MATCHES } from '../workers/client'
@@ -69,11 +69,6 @@ export const FilterPanel = memo(function FilterPanel({ id, control, semantics, i
   const { draft, setDraft, run, problem } = control
   const state = useFilterState(run)
   const problemId = useId()
-  // Shown by its toggle (or a click in the statistics): the first field takes the focus.
-  const form = useRef<HTMLFormElement>(null)
-  useEffect(() => {
-    form.current?.querySelector('input')?.focus({ preventScroll: true })
-  }, [])
   const set = (key: keyof FilterDraft) => (ev: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
     const target = ev.currentTarget
     const value = target instanceof HTMLInputElement && target.type === 'checkbox' ? target.checked : target.value
@@ -87,7 +82,7 @@ export const FilterPanel = memo(function FilterPanel({ id, control, semantics, i
   const described = problem ? problemId : undefined
   return (
     <section id={id} className="filter-panel" aria-label="Filter records" data-testid="filter-panel">
-      <form ref={form} className="filter-bar" noValidate onSubmit={submit}>
+      <form className="filter-bar" noValidate onSubmit={submit}>
         {hasBarcode && (
           <label className="filter-field">
             Barcode

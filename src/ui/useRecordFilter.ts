@@ -17,7 +17,7 @@ export interface RecordFilterControl {
   pickBarcode: (seq: string) => void
   /** Filters on one reference, by exact name (a regex anchored at both ends). */
   pickReference: (name: string) => void
-  /** Whether the filter bar is shown: it starts folded away, so the records keep the height. */
+  /** Whether the filter bar is shown (folded away, the records get its height). */
   shown: boolean
   setShown: (shown: boolean) => void
 }
@@ -27,11 +27,12 @@ function exactName(name: string): string {
   return `/^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$/`
 }
 
-export function useRecordFilter(session: RadSession): RecordFilterControl {
+/** `initiallyShown`: the bar starts open on a wide screen, folded behind its toggle on a phone. */
+export function useRecordFilter(session: RadSession, initiallyShown = false): RecordFilterControl {
   const [draft, setDraft] = useState<FilterDraft>(EMPTY_DRAFT)
   const [run, setRun] = useState<FilterRun | undefined>(undefined)
   const [problem, setProblem] = useState<string | undefined>(undefined)
-  const [shown, setShown] = useState(false)
+  const [shown, setShown] = useState(initiallyShown)
   const current = useRef<FilterRun | undefined>(undefined)
 
   const runDraft = useCallback(
