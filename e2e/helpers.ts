@@ -101,7 +101,8 @@ export async function integrityOf(bytes: Uint8Array, name = 'file.rad'): Promise
   const scan = await scanChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
   const status = integrityStatus(scan.issues, true)
   const salvage =
-    status === 'damaged' && container === 'none'
+    // An unknown codec has nothing to salvage (planSalvage refuses), as the page's offer does.
+    status === 'damaged' && container === 'none' && prelude.codec !== 'unknown'
       ? await planSalvage(source, prelude, scan.index, scan.convention, scan.issues, scan.damagedChunks)
       : undefined
   return { status, issues: scan.issues, error: scan.error, salvage, chunks: scan.index.count, records: scan.records }
