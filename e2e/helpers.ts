@@ -3,7 +3,7 @@
  * in Node on the same bytes (never hand-copied), and test files are generated
  * here from the real salmon fixtures.
  */
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from '@playwright/test'
@@ -187,14 +187,26 @@ export function fmt(n: number): string {
   return n.toLocaleString('en-US')
 }
 
-export function tempDir(): { dir: string; remove: () => void } {
+export function tempDir(): { dir: string; remove: () => void; write: (name: string, bytes: Uint8Array) => string } {
   const dir = mkdtempSync(join(tmpdir(), 'rad-e2e-'))
   return {
     dir,
     remove: () => {
       rmSync(dir, { recursive: true, force: true })
     },
+    /** Writes `bytes` as `name` in the folder; returns its path. */
+    write: (name, bytes) => {
+      const path = join(dir, name)
+      writeFileSync(path, bytes)
+      return path
+    },
   }
+}
+
+/** Opens the file at `path` through the start page's file input. */
+export async function openPath(page: Page, path: string): Promise<void> {
+  await page.goto('/')
+  await page.getByTestId('file-input').setInputFiles(path)
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { expect, test } from '@playwright/test'
@@ -17,6 +17,7 @@ import {
   salvagedBytes,
   statValue,
   tempDir,
+  openPath,
   withBadReference,
 } from './helpers'
 
@@ -38,17 +39,6 @@ test.beforeAll(() => {
 test.afterAll(() => {
   tmp.remove()
 })
-
-function write(name: string, bytes: Uint8Array): string {
-  const path = join(tmp.dir, name)
-  writeFileSync(path, bytes)
-  return path
-}
-
-async function open(page: Page, path: string): Promise<void> {
-  await page.goto('/')
-  await page.getByTestId('file-input').setInputFiles(path)
-}
 
 /** Clicks "Save the valid part" and returns the downloaded file's path and bytes. */
 async function salvage(page: Page, name: string): Promise<{ path: string; bytes: Uint8Array; suggested: string }> {
@@ -73,7 +63,7 @@ test('a clean file: the panel says every chunk was checked', async ({ page }) =>
   const want = await integrityOf(bytes)
   expect(want.status).toBe('clean')
   const exp = await expectedOf(bytes)
-  await open(page, V3)
+  await openPath(page, V3)
   await expectPanel(page, want)
   await expect(page.getByTestId('integrity-panel')).toContainText(`${fmt(exp.scan.alignments ?? -1)} alignments`)
   await expect(page.getByTestId('salvage')).toHaveCount(0)
@@ -86,14 +76,14 @@ test('truncated: banner and panel name chunk 2 and the byte; the link shows the 
   const whole = new Uint8Array(readFileSync(V3))
   const full = await expectedOf(whole)
   const cut = whole.slice(0, (full.scan.index.offset[2] ?? 0) + 5000)
-  const path = write('truncated.rad', cut)
+  const path = tmp.write('truncated.rad', cut)
   const want = await integrityOf(cut)
   const exp = await expectedOf(cut)
   expect(want.status).toBe('damaged')
   expect(want.error?.code).toBe('TRUNCATED')
   expect(want.issues.map((i) => [i.kind, i.chunk])).toEqual([['truncated', 2]])
 
-  await open(page, path)
+  await openPath(page, path)
   const banner = page.getByTestId('error-banner')
   await expect(banner).toHaveAttribute('data-code', 'TRUNCATED')
   await expect(banner).toHaveAttribute('data-offset', String(want.error?.offset))
@@ -131,13 +121,13 @@ test('a corrupt chunk in the middle is listed, linked and marked; the chunks aft
   const original = new Uint8Array(readFileSync(V3))
   const full = await expectedOf(original)
   const { bytes, record } = await withBadReference(original, 1)
-  const path = write('bad-ref.rad', bytes)
+  const path = tmp.write('bad-ref.rad', bytes)
   const want = await integrityOf(bytes)
   expect(want.status).toBe('damaged')
   expect(want.error).toBeUndefined()
   expect(want.issues.map((i) => [i.kind, i.chunk, i.offset])).toEqual([['corrupt-chunk', 1, record]])
 
-  await open(page, path)
+  await openPath(page, path)
   await expectPanel(page, want)
   // Not a stopping fault: no banner, and every chunk is indexed.
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
@@ -190,7 +180,7 @@ test('two concatenated files: the second prelude is named at its byte; the first
   const joined = new Uint8Array(a.length + b.length)
   joined.set(a)
   joined.set(b, a.length)
-  const path = write('joined.rad', joined)
+  const path = tmp.write('joined.rad', joined)
   const want = await integrityOf(joined)
   const first = await expectedOf(a)
   expect(want.status).toBe('warnings')
@@ -199,7 +189,7 @@ test('two concatenated files: the second prelude is named at its byte; the first
   // The hint's command cuts out the second file exactly.
   expect((await integrityOf(joined.slice(a.length))).status).toBe('clean')
 
-  await open(page, path)
+  await openPath(page, path)
   await expectPanel(page, want)
   await expect(page.locator('[data-kind="concatenated"]')).toContainText(`tail -c +${String(a.length + 1)} FILE`)
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
@@ -227,13 +217,13 @@ const FOREIGN: [string, string, () => Uint8Array][] = [
 for (const [what, name, make] of FOREIGN) {
   test(`not RAD (${what}): the banner and the panel name it, with the hint`, async ({ page }) => {
     const bytes = make()
-    const path = write(name, bytes)
+    const path = tmp.write(name, bytes)
     const want = await integrityOf(bytes, name)
     expect(want.status).toBe('unreadable')
     const error = want.error
     if (!error) throw new Error('the core found no error')
 
-    await open(page, path)
+    await openPath(page, path)
     await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'error')
     const banner = page.getByTestId('error-banner')
     await expect(banner).toHaveAttribute('data-code', error.code)
@@ -258,11 +248,11 @@ test('a damaged .sz file says salvage is for the command line', async ({ page })
   const whole = new Uint8Array(readFileSync(V3))
   const full = await expectedOf(whole)
   const bytes = snappyFrame(whole.slice(0, (full.scan.index.offset[2] ?? 0) + 5000))
-  const path = write('cut.collated.rad.sz', bytes)
+  const path = tmp.write('cut.collated.rad.sz', bytes)
   const want = await integrityOf(bytes)
   expect(want.status).toBe('damaged')
 
-  await open(page, path)
+  await openPath(page, path)
   await expectPanel(page, want)
   await expect(page.getByTestId('salvage')).toHaveCount(0)
   const note = page.getByTestId('salvage-unavailable')
@@ -278,14 +268,14 @@ test('a .sz frame whose checksum fails: an error at the frame, in the file and i
   const sz = snappyFrame(new Uint8Array(readFileSync(V3)))
   const frame = snappyDataFrameAt(sz, 2)
   sz[frame + 4] = (sz[frame + 4] ?? 0) ^ 0x01 // the stored CRC, not the data
-  const path = write('crc.collated.rad.sz', sz)
+  const path = tmp.write('crc.collated.rad.sz', sz)
   const want = await integrityOf(sz, 'crc.collated.rad.sz')
   expect(want.status).toBe('damaged')
   const bad = want.issues.find((i) => i.kind === 'checksum-mismatch')
   expect(bad).toMatchObject({ offset: 2 * 65536, containerOffset: frame })
   expect(validate(path).code).toBe(1)
 
-  await open(page, path)
+  await openPath(page, path)
   await expectPanel(page, want)
   const item = page.locator('[data-kind="checksum-mismatch"]')
   await expect(item).toHaveAttribute('data-container-offset', String(frame))
@@ -299,7 +289,7 @@ test('a length its type cannot hold (ulen 65,535, u32 UMI): readable, with warni
   const clean = await expectedOf(bytes)
   const ulenAt = clean.prelude.fileTagValueOffsets[1] ?? -1
   new DataView(bytes.buffer).setUint16(ulenAt, 65535, true)
-  const path = write('ulen.rad', bytes)
+  const path = tmp.write('ulen.rad', bytes)
   const want = await integrityOf(bytes)
   expect(want.status).toBe('warnings')
   expect(want.issues).toMatchObject([{ kind: 'declared-length', severity: 'warning', offset: ulenAt }])
@@ -307,7 +297,7 @@ test('a length its type cannot hold (ulen 65,535, u32 UMI): readable, with warni
   const umi = (await expectedOf(bytes)).record(0).umi ?? ''
   expect(umi).toHaveLength(16)
 
-  await open(page, path)
+  await openPath(page, path)
   await expectPanel(page, want)
   await expect(page.getByTestId('integrity-status')).toHaveText('Readable, with warnings')
   await expect(recordRow(page, 0)).toContainText(umi)
@@ -327,13 +317,13 @@ test.describe('with cores to spare, records are checked in a worker beside the w
     page.on('worker', (w) => started.push(w.url()))
     const clean = new Uint8Array(readFileSync(V3))
     const full = await expectedOf(clean)
-    await open(page, V3)
+    await openPath(page, V3)
     await expectPanel(page, await integrityOf(clean))
     await expect(page.getByTestId('integrity-panel')).toContainText(`${fmt(full.scan.alignments ?? -1)} alignments`)
     expect(started.some((url) => url.includes('check.worker'))).toBe(true)
 
     const { bytes } = await withBadReference(clean, 2)
-    const path = write('bad-ref-beside.rad', bytes)
+    const path = tmp.write('bad-ref-beside.rad', bytes)
     const want = await integrityOf(bytes)
     await page.getByTestId('file-input').setInputFiles(path)
     await expectPanel(page, want)
@@ -348,7 +338,7 @@ test.describe('with cores to spare, records are checked in a worker beside the w
     const whole = new Uint8Array(readFileSync(V3))
     const full = await expectedOf(whole)
     const cut = whole.slice(0, (full.scan.index.offset[3] ?? 0) + 12)
-    await open(page, write('cut-beside.rad', cut))
+    await openPath(page, tmp.write('cut-beside.rad', cut))
     await expectPanel(page, await integrityOf(cut))
     expect(await statValue(page, 'chunks')).toBe(3)
   })

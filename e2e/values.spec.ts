@@ -3,15 +3,14 @@
  * copying a barcode, honest figures, the drop area, dropped folders and several files, non-RAD
  * files, and a cancel before the header. Expected values come from the core (src/rad/display.ts).
  */
-import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { placeholderReason, refLabel } from '../src/rad/display'
 import { bulk } from '../test/helpers/assays'
 import type { BulkRead } from '../test/helpers/assays'
 import { radBytes } from '../test/helpers/radWriter'
-import { SAMPLE, dropFile, must, recordRow, tempDir } from './helpers'
+import { SAMPLE, dropFile, must, recordRow, tempDir, openPath } from './helpers'
 
 const GENCODE = 'ENST00000456328.2|ENSG00000290825.1|-|-|DDX11L2-202|DDX11L2|1657|lncRNA|'
 
@@ -35,19 +34,8 @@ test.afterAll(() => {
   tmp.remove()
 })
 
-function write(name: string, bytes: Uint8Array): string {
-  const path = join(tmp.dir, name)
-  writeFileSync(path, bytes)
-  return path
-}
-
-async function openPath(page: Page, path: string): Promise<void> {
-  await page.goto('/')
-  await page.getByTestId('file-input').setInputFiles(path)
-}
-
 test('"not available" values show as — with the reason; real values as numbers', async ({ page }) => {
-  await openPath(page, write('bulk.rad', placeholderFile()))
+  await openPath(page, tmp.write('bulk.rad', placeholderFile()))
   await recordRow(page, 0).click()
   const aln = page.locator('[data-testid="alignment-row"][data-record="0"]')
   const marks = aln.getByTestId('placeholder')
@@ -64,7 +52,7 @@ test('"not available" values show as — with the reason; real values as numbers
 })
 
 test('GENCODE names keep the gene visible, the full name on hover', async ({ page }) => {
-  await openPath(page, write('bulk.rad', placeholderFile()))
+  await openPath(page, tmp.write('bulk.rad', placeholderFile()))
   const preview = recordRow(page, 0).locator('.preview')
   await expect(preview).toContainText(refLabel(GENCODE).short)
   await expect(preview).toHaveAttribute('title', GENCODE)
@@ -75,7 +63,7 @@ test('GENCODE names keep the gene visible, the full name on hover', async ({ pag
 })
 
 test('badges, columns and roles are explained; the help panel opens from the top bar', async ({ page }) => {
-  await openPath(page, write('bulk.rad', placeholderFile()))
+  await openPath(page, tmp.write('bulk.rad', placeholderFile()))
   await expect(recordRow(page, 0).locator('.ori')).toHaveAttribute('title', /forward strand/)
   await expect(page.getByRole('columnheader', { name: 'Aln' })).toHaveAttribute('title', /alignments/)
   const chunkHead = page.locator('.chunk-head span')
@@ -275,7 +263,7 @@ test('dropping several files says which one was opened and offers the others', a
 })
 
 test('a file that is not RAD shows its diagnosis once, with no scan figures', async ({ page }) => {
-  await openPath(page, write('notes.txt', new TextEncoder().encode('gene\tcount\nGeneA\t12\n')))
+  await openPath(page, tmp.write('notes.txt', new TextEncoder().encode('gene\tcount\nGeneA\t12\n')))
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'error')
   await expect(page.getByTestId('error-banner')).toBeVisible()
   await expect(page.getByTestId('index-status').locator('.status-figures')).toHaveCount(0)
@@ -289,7 +277,7 @@ test('a file that is not RAD shows its diagnosis once, with no scan figures', as
 test('a cancel before the header is read offers to open the file again', async ({ page }) => {
   // 400,000 long reference names make the header alone ~40 MB: reading it takes long enough to cancel.
   const names = { count: 400_000, name: (i: number) => `${'R'.repeat(90)}${String(i).padStart(8, '0')}` }
-  const path = write('big-header.rad', radBytes({ ...bulk(false, READS), refs: names }))
+  const path = tmp.write('big-header.rad', radBytes({ ...bulk(false, READS), refs: names }))
   await page.goto('/')
   await page.getByTestId('file-input').setInputFiles(path)
   await page.getByTestId('cancel-index').click()

@@ -8,8 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { IntegrityIssue } from '../../src/rad/integrity'
 import { loadZstd } from '../helpers/radWriter'
 import { runCli, tempDir } from '../helpers/cli'
-import { integrityCases } from '../helpers/integrityCases'
-import type { ExpectedIssue } from '../helpers/integrityCases'
+import { expectIssues, integrityCases } from '../helpers/integrityCases'
 
 await loadZstd()
 const cases = integrityCases()
@@ -23,20 +22,6 @@ interface Info {
   issues: IntegrityIssue[]
   chunks?: number
   error?: { code: string; offset?: number }
-}
-
-function expectIssues(got: readonly IntegrityIssue[], want: readonly ExpectedIssue[]): void {
-  const shape = (i: IntegrityIssue | ExpectedIssue): Record<string, unknown> => ({
-    kind: i.kind,
-    severity: i.severity,
-    chunk: i.chunk,
-    offset: i.offset,
-    part: i.part,
-  })
-  expect(got.map(shape), JSON.stringify(got, null, 1)).toEqual(want.map(shape))
-  want.forEach((w, i) => {
-    expect(got[i]?.message).toMatch(w.message)
-  })
 }
 
 describe.concurrent('rad info: integrity and issues, one hand-made file per class', () => {
