@@ -125,3 +125,49 @@ test('a served file with FILE.rdx beside it opens from the sidecar: the last rec
   await page.getByTestId('stats-start').click()
   await expect(page.getByTestId('stats-panel')).toHaveAttribute('data-state', 'done', { timeout: 60_000 })
 })
+
+/**
+ * The issue's figure on a real big file: RAD_SIDECAR_BIG=/path/map.rad (with map.rad.rdx beside
+ * it, `rad index`) — skipped otherwise. The Range bytes read until the last record shows.
+ */
+const SIDECAR_BIG = process.env.RAD_SIDECAR_BIG
+test('a big file with its sidecar: the last record visible after reading < 1% of it', async ({ page }) => {
+  test.skip(SIDECAR_BIG === undefined, 'set RAD_SIDECAR_BIG to a big .rad with its .rdx beside it')
+  const path = must(SIDECAR_BIG)
+  const server = spawn(process.execPath, ['bin/rad.mjs', 'serve', path, '--port', '0'])
+  try {
+    const bigUrl = await new Promise<string>((resolve) => {
+      let out = ''
+      server.stdout.on('data', (c: Buffer) => {
+        out += c.toString()
+        const m = /http:\/\/127\.0\.0\.1:\d+\/\?url=\S+/.exec(out)
+        if (m && out.includes('ssh -L')) resolve(m[0])
+      })
+    })
+    const filePath = must(new URL(bigUrl).searchParams.get('url'))
+    let rangeBytes = 0
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname !== filePath) return
+      const m = /^bytes (\d+)-(\d+)\//.exec(r.headers()['content-range'] ?? '')
+      rangeBytes += m ? Number(m[2]) - Number(m[1]) + 1 : Infinity
+    })
+    const t0 = Date.now()
+    await page.goto(bigUrl)
+    await expect(page.getByTestId('index-status')).toHaveAttribute('data-source', 'sidecar')
+    await expect(recordRow(page, 0)).toBeVisible()
+    const firstMs = Date.now() - t0
+    const records = Number(await page.getByTestId('stat-records').getAttribute('data-value'))
+    await page.getByTestId('goto-record').fill(String(records - 1))
+    await page.getByTestId('goto-record').press('Enter')
+    await expect(recordRow(page, records - 1)).toBeVisible()
+    const size = statSync(path).size
+    const share = rangeBytes / size
+    console.warn(
+      `${path}: last record (${String(records - 1)}) visible ${String(Date.now() - t0)} ms after goto (the first ${String(firstMs)} ms), ` +
+        `after ${String(rangeBytes)} of ${String(size)} bytes (${(share * 100).toFixed(3)}%)`,
+    )
+    expect(share).toBeLessThan(0.01)
+  } finally {
+    server.kill('SIGINT')
+  }
+})
