@@ -14,6 +14,9 @@ export default defineConfig({
   use: {
     baseURL: E2E_BASE,
     trace: 'retain-on-failure',
+    // The offline service worker (docs/adr/0008) is tested in e2e/offline.spec.ts, which allows
+    // it; elsewhere a worker left controlling the page would hide requests from page.route.
+    serviceWorkers: 'block',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],

@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react'
 import type { Plugin } from 'vite'
 import { defineConfig } from 'vitest/config'
+import { serviceWorkerPlugin } from './scripts/serviceWorker'
 
 /**
  * index.html carries a strict Content-Security-Policy (no inline script or
@@ -23,7 +24,7 @@ export default defineConfig({
   // Relative asset URLs: the same build works from any base path (a project's GitHub Pages at
   // /NAME/, a folder on a web server) as well as from `/` (vite preview, `rad serve`).
   base: './',
-  plugins: [react(), devCsp()],
+  plugins: [react(), devCsp(), serviceWorkerPlugin()],
   worker: { format: 'es' },
   // The workers' dependencies: Vite's dev server finds them only once a worker starts, after the
   // first page load, then optimizes them and reloads the page, losing a first click.

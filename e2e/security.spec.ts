@@ -19,6 +19,9 @@ const XSS_FILE = '<img src=x onerror=window.__xss=3>.rad'
 
 let tmp: ReturnType<typeof tempDir>
 
+// With the offline service worker registered and precaching, as users get it (docs/adr/0008).
+test.use({ serviceWorkers: 'allow' })
+
 test.beforeAll(() => {
   tmp = tempDir()
 })
@@ -173,8 +176,12 @@ function record(list: Seen[], by: string) {
   }
 }
 
-/** The app's own static files: the page, its bundles (and their source maps) and the sample. */
-const OWN_ASSET = /^\/(|index\.html|sample\.rad|assets\/[\w.-]+\.(js|css|map))$/
+/**
+ * The app's own static files: the page, its bundles (and their source maps), the sample, and the
+ * offline service worker with the manifest and icons it precaches (docs/adr/0008).
+ */
+const OWN_ASSET =
+  /^\/(|index\.html|sample\.rad|sw\.js|manifest\.webmanifest|icon(-\d+)?\.(svg|png)|assets\/[\w.-]+\.(js|css|map))$/
 
 test('opening and browsing files sends no request but GETs of the app’s own files', async ({ page, context }) => {
   const seen: Seen[] = []

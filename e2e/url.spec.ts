@@ -66,7 +66,11 @@ test('a URL typed in "Open URL…" opens on Enter, read by Range from that origi
   expect(new URL(page.url()).searchParams.get('url')).toBe(s.url('/runs/map.rad'))
   // Every request went to the page's own origin or the one the user named; the file's are ranged GETs.
   for (const r of seen) expect([BASE, s.origin], r.url()).toContain(new URL(r.url()).origin)
-  const fileRequests = s.requests.filter((r) => r.method !== 'OPTIONS')
+  // Beside the file, one plain GET of its sidecar (issue 13 §3): none here, so a 404 and a scan.
+  const sidecarRequests = s.requests.filter((r) => r.path === '/runs/map.rad.rdx')
+  expect(sidecarRequests.map((r) => [r.method, r.range, r.referer])).toEqual([['GET', undefined, undefined]])
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-source', 'scan')
+  const fileRequests = s.requests.filter((r) => r.method !== 'OPTIONS' && !sidecarRequests.includes(r))
   expect(fileRequests.length).toBeGreaterThan(0)
   for (const r of fileRequests) {
     expect(r.method).toBe('GET')

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './ui/App'
+import { registerServiceWorker } from './ui/serviceWorker'
 import { applyTheme, loadTheme } from './ui/theme'
 import './ui/app.css'
 
@@ -14,3 +15,5 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 )
+
+registerServiceWorker()

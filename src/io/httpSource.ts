@@ -469,7 +469,11 @@ export function parseContentRange(header: string | null): { start: number; total
 }
 
 /** The body, or undefined as soon as it grows past `limit` bytes (the rest is not read). */
-async function readBodyUpTo(res: Response, limit: number, signal?: AbortSignal): Promise<Uint8Array | undefined> {
+export async function readBodyUpTo(
+  res: Response,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<Uint8Array | undefined> {
   if (!res.body) return new Uint8Array(0)
   const reader = res.body.getReader()
   const parts: Uint8Array[] = []

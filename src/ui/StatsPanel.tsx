@@ -54,6 +54,16 @@ export function StatsPanel(props: StatsPanelProps) {
 
 function StatsStatus({ view, onCancel, onRestart }: { view: StatsView; onCancel: () => void; onRestart: () => void }) {
   const p = view.progress
+  if (view.phase === 'idle' && view.offered) {
+    return (
+      <span className="stats-status">
+        <span className="muted">They read the whole file from its server.</span>
+        <button type="button" className="btn btn-small" data-testid="stats-start" onClick={onRestart}>
+          Compute statistics
+        </button>
+      </span>
+    )
+  }
   if (view.phase === 'idle') return <span className="muted">Computed once the file is indexed.</span>
   if (view.phase === 'running') {
     const share = p && p.totalBytes > 0 ? p.bytes / p.totalBytes : 0

@@ -27,6 +27,7 @@ import { IndexWorkerLink, checkBeside } from './indexWorkerLink'
 import type { OpenedFile, ScanEvents, ScanSummary } from './protocol'
 import { SessionStore } from './sessionStore'
 import { StatsRun } from './statsRun'
+import { statsWaitForAsk } from './statsOnOpen'
 import type { SessionState } from './sessionStore'
 
 export type { IndexSource, OpenedFile, SalvageOffer, ScanProgress, ScanSummary } from './protocol'
@@ -175,7 +176,10 @@ export class RadSession {
       records: this.index.records,
     })
     if (error instanceof RadError && isFileChange(error)) this.fileChanged(error)
-    else if (this.index.count > 0 && !summary?.cancelled) this.stats.start(this.index)
+    else if (this.index.count > 0 && !summary?.cancelled) {
+      if (statsWaitForAsk(this.source, this.store.current.indexSource)) this.stats.offer()
+      else this.stats.start(this.index)
+    }
   }
 
   /**

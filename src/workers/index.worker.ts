@@ -2,7 +2,6 @@
 import { expose, transfer } from 'comlink'
 import type { Remote } from 'comlink'
 import './comlinkErrors'
-import { BlobSource } from '../io/blobSource'
 import { openByteSource, remoteVersionOf } from '../io/sourceSpec'
 import type { SourceSpec } from '../io/sourceSpec'
 import { RadError } from '../rad/errors'
@@ -12,6 +11,7 @@ import type { ScanEvents, ScanRequest, ScanSummary } from './protocol'
 import { remoteChecker } from './remoteChecker'
 import { unreadable } from './scanFile'
 import { scanOrInstall } from './knownIndex'
+import { sidecarOf } from './sidecarBeside'
 
 interface Job {
   controller: AbortController
@@ -47,6 +47,8 @@ const api = {
     jobs.set(jobId, job)
     try {
       const started = Date.now()
+      // A URL's sidecar is fetched while its first bytes are: one round trip for both.
+      const sidecar = sidecarOf(spec, options?.sidecar, controller.signal)
       let source
       try {
         source = await openByteSource(spec, controller.signal)
@@ -58,7 +60,7 @@ const api = {
       const remote = remoteVersionOf(source)
       const summary = await scanOrInstall(
         source,
-        options?.sidecar && new BlobSource(options.sidecar),
+        await sidecar,
         {
           indexSource: (indexSource, rejected) => events.indexSource(indexSource, rejected),
           opened: (opened) => events.opened(remote ? { ...opened, remote } : opened),

@@ -20,9 +20,18 @@ export interface StatsView {
   report: StatsReport | undefined
   error: Error | undefined
   cancelled: boolean
+  /** Idle until asked (statsOnOpen.ts): the page offers to start the pass. */
+  offered: boolean
 }
 
-const IDLE: StatsView = { phase: 'idle', progress: undefined, report: undefined, error: undefined, cancelled: false }
+const IDLE: StatsView = {
+  phase: 'idle',
+  progress: undefined,
+  report: undefined,
+  error: undefined,
+  cancelled: false,
+  offered: false,
+}
 
 let nextPass = 1
 
@@ -94,6 +103,11 @@ export class StatsRun {
     const cancelled = error instanceof RadError && error.code === 'CANCELLED'
     this.update({ phase: 'error', error, cancelled })
     if (!cancelled) this.onFailed(error)
+  }
+
+  /** Leaves the pass to the user's ask (start() when they do). */
+  offer(): void {
+    this.update({ ...IDLE, offered: true })
   }
 
   cancel(): void {

@@ -15,20 +15,9 @@ import { parsePrelude } from '../../src/rad/prelude'
 import { openWithKnownIndex, scanOrInstall } from '../../src/workers/knownIndex'
 import type { KnownIndexSink } from '../../src/workers/knownIndex'
 import type { IndexSource } from '../../src/workers/protocol'
-import { SALMON_V2, SALMON_V3 } from '../helpers/fixtures'
+import { SALMON_V2 } from '../helpers/fixtures'
 import { RecordingSource } from '../helpers/recordingSource'
-
-/** The v3 fixture's chunks repeated `copies` times after its prelude, num_chunks corrected. */
-function repeatedFixture(copies: number): Uint8Array {
-  const one = new Uint8Array(readFileSync(SALMON_V3))
-  const prelude = parsePrelude(one, one.length)
-  const body = one.subarray(prelude.firstChunkOffset)
-  const out = new Uint8Array(prelude.firstChunkOffset + body.length * copies)
-  out.set(one.subarray(0, prelude.firstChunkOffset))
-  new DataView(out.buffer).setBigUint64(prelude.numChunksOffset, BigInt(prelude.numChunks * copies), true)
-  for (let i = 0; i < copies; i++) out.set(body, prelude.firstChunkOffset + i * body.length)
-  return out
-}
+import { repeatedFixture } from '../helpers/repeatedFixture'
 
 interface Heard {
   sources: [IndexSource, string | undefined][]
