@@ -129,7 +129,6 @@ describe.concurrent('every CLI command on absurd lengths: no stack trace, bounde
       c.name,
       async () => {
         const path = dir.write(`${c.tag}-${String(c.declared)}-${String(c.capacity)}.rad`, c.bytes)
-        const started = Date.now()
         const [info, dump, view, validate, salvage] = await Promise.all([
           runCli(['info', path]),
           runCli(['dump', path]),
@@ -137,7 +136,8 @@ describe.concurrent('every CLI command on absurd lengths: no stack trace, bounde
           runCli(['validate', path]),
           runCli(['salvage', path, `${path}.out`]),
         ])
-        expect(Date.now() - started).toBeLessThan(25_000)
+        // Bounded output, not a timing: unclamped, `view` wrote 728 MB of 65,535-base UMIs and died.
+        expect(view.stdout.length + dump.stdout.length).toBeLessThan(64 << 20)
         for (const r of [info, dump, view, validate, salvage]) expectNoStackTrace(r.stderr)
 
         expect(validate.code).toBe(2)
