@@ -6,10 +6,11 @@
  * StatsAccumulator. Ratio = pass MB/s / decode MB/s.
  *
  *   npx tsx bench/statsSpeed.ts [salmon|distinct] [MiB]       speed (default: salmon 256)
- *   node --expose-gc --import tsx bench/statsSpeed.ts memory [MiB] [workers]
+ *   node --expose-gc --import tsx bench/statsSpeed.ts memory [MiB] [workers] [drainEvery]
  *       memory of the every-barcode-different case: `workers` accumulators
- *       (default 3) fill side by side, then merge as the page does (drained
- *       states merged one at a time into worker 0's accumulator)
+ *       (default 3) take 32 MiB batches in turn; every `drainEvery` batches
+ *       (0: only at the end) the others' states are merged one at a time into
+ *       worker 0's and they start again empty, as statsPass.ts's reports do
  *
  * Inputs are written once to bench/data/ (salmon: the bundled salmon fixture's
  * chunks repeated, as bench/generate.ts makes salmon-1g.rad; distinct: the same
@@ -186,11 +187,14 @@ function mem(): { rss: number; heap: number; ab: number } {
  * file (its bytes not counted: they are read in 32 MiB batches by the page). The file
  * is decoded batch by batch from disk, so only the accumulators grow.
  */
-function memory(mib: number, workers: number): void {
+function memory(mib: number, workers: number, drainEvery: number): void {
   const path = input('distinct', mib)
-  const head = new Uint8Array(readFileSync(path).subarray(0, 1 << 16))
+  const head = new Uint8Array(1 << 16)
+  const fd = openSync(path, 'r')
+  readSyncAt(fd, head, 0)
   const prelude = parsePrelude(head, statSync(path).size)
   const sem = inferSemantics(prelude)
+  const batch = new Uint8Array(32 * MiB) // a worker's read buffer: the bulk decode holds the same, not counted
   const idle = mem()
   let peak = idle
   const note = (what: string): void => {
@@ -201,8 +205,6 @@ function memory(mib: number, workers: number): void {
     )
   }
   const accs = Array.from({ length: workers }, () => createStatsAccumulator(prelude, sem))
-  const fd = openSync(path, 'r')
-  const batch = new Uint8Array(32 * MiB)
   const layout = recordLayout(prelude)
   const scratch = new InPlaceScratch()
   let pos = prelude.firstChunkOffset
@@ -229,17 +231,20 @@ function memory(mib: number, workers: number): void {
     }
     if (at === 0) break
     pos += at
-    if (++batches % 8 === 0) note(`${((pos - prelude.firstChunkOffset) / MiB).toFixed(0)} MiB read`)
+    batches++
+    if (drainEvery > 0 && batches % drainEvery === 0) {
+      // As statsPass.ts's reports: each other worker's state, one at a time, into worker 0's.
+      for (let i = 1; i < workers; i++) drainInto(accs[0]!, accs, i, prelude, sem)
+    }
+    if (batches % 8 === 0) note(`${((pos - prelude.firstChunkOffset) / MiB).toFixed(0)} MiB read`)
   }
   closeSync(fd)
   note('all read')
-  const [total, ...rest] = accs
-  for (let i = 0; i < rest.length; i++) {
-    total!.merge(rest[i]!.exportState())
-    rest[i] = createStatsAccumulator(prelude, sem) // the worker drops what it sent
-    note(`worker ${i + 1} merged into worker 0`)
+  for (let i = 1; i < workers; i++) {
+    drainInto(accs[0]!, accs, i, prelude, sem)
+    note(`worker ${i} merged into worker 0`)
   }
-  const json = statsJson(total!.exportState(), prelude, sem)
+  const json = statsJson(accs[0]!.exportState(), prelude, sem)
   note('statsJson')
   print(
     `peak rss ${(peak.rss - idle.rss).toFixed(0)} MB above idle (heap ${(peak.heap - idle.heap).toFixed(0)}, arrayBuffers ${(peak.ab - idle.ab).toFixed(0)}); ` +
@@ -247,10 +252,23 @@ function memory(mib: number, workers: number): void {
   )
 }
 
+/** Worker i's state merged into `into`; worker i starts again empty (statsDrain). */
+function drainInto(
+  into: StatsAccumulator,
+  accs: StatsAccumulator[],
+  i: number,
+  prelude: Prelude,
+  sem: ReturnType<typeof inferSemantics>,
+): void {
+  const state = accs[i]!.exportState()
+  accs[i] = createStatsAccumulator(prelude, sem)
+  into.merge(state)
+}
+
 function readSyncAt(fd: number, into: Uint8Array, pos: number): number {
   return readSync(fd, into, 0, into.length, pos)
 }
 
 const [mode = 'salmon', a, b] = process.argv.slice(2)
-if (mode === 'memory') memory(Number(a ?? 1024), Number(b ?? 3))
+if (mode === 'memory') memory(Number(a ?? 1024), Number(b ?? 3), Number(process.argv[5] ?? 0))
 else speed(mode, Number(a ?? 256))

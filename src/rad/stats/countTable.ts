@@ -2,7 +2,7 @@
  * Counting in typed arrays (issue 12 §1: no Map of strings). A CountTable maps
  * keys of `keyWords` u32 words to a count. Entries are stored densely in
  * insertion order (keys[id·W … id·W+W−1], counts[id]); an open-addressing
- * slot array (linear probing, load ≤ 1/2) holds id + 1, 0 meaning empty.
+ * slot array (linear probing, load ≤ 3/4) holds id + 1, 0 meaning empty.
  * Past `maxEntries` an insert is refused (-1): the caller decides what an
  * approximation does then (docs/stats.md).
  */
@@ -65,8 +65,6 @@ export class CountTable {
   size = 0
   keys: Uint32Array
   counts: Float64Array
-  /** hashWords(key, seed) per entry: rebuilding the slots never rehashes. */
-  hashes: Uint32Array
   /** Two words a slot: id + 1 (0 = empty), then the key's hash, so a probe compares keys only on equal hashes. */
   private slots: Int32Array
   private mask: number
@@ -78,7 +76,6 @@ export class CountTable {
     const cap = Math.min(initial, maxEntries)
     this.keys = new Uint32Array(cap * keyWords)
     this.counts = new Float64Array(cap)
-    this.hashes = new Uint32Array(cap)
     this.slots = new Int32Array(2 * slotCountFor(cap))
     this.mask = this.slots.length / 2 - 1
   }
@@ -89,7 +86,7 @@ export class CountTable {
 
   /** Bytes held by the arrays (for the memory budget in docs/stats.md). */
   get bytes(): number {
-    return this.keys.byteLength + this.counts.byteLength + this.hashes.byteLength + this.slots.byteLength
+    return this.keys.byteLength + this.counts.byteLength + this.slots.byteLength
   }
 
   /** The id of the key at `words[at]`, or -1. */
@@ -139,7 +136,6 @@ export class CountTable {
     const id = this.size++
     for (let i = 0; i < W; i++) keys[id * W + i] = words[at + i]!
     this.counts[id] = n
-    this.hashes[id] = hash
     slots[2 * s] = id + 1
     slots[2 * s + 1] = hash
     return id
@@ -190,11 +186,10 @@ export class CountTable {
     const W = this.keyWords
     let out = 0
     for (let id = 0; id < this.size; id++) {
-      if (!keep(id, this.hashes[id]!)) continue
+      if (!keep(id, this.hashOf(id))) continue
       if (out !== id) {
         this.keys.copyWithin(out * W, id * W, id * W + W)
         this.counts[out] = this.counts[id]!
-        this.hashes[out] = this.hashes[id]!
       }
       out++
     }
@@ -232,21 +227,23 @@ export class CountTable {
     keys.set(this.keys)
     const counts = new Float64Array(cap)
     counts.set(this.counts)
-    const hashes = new Uint32Array(cap)
-    hashes.set(this.hashes)
     this.keys = keys
     this.counts = counts
-    this.hashes = hashes
     this.slots = new Int32Array(2 * slotCountFor(cap))
     this.mask = this.slots.length / 2 - 1
     this.rebuildSlots()
+  }
+
+  /** The slot hash of entry `id` (recomputed: no per-entry hash is kept, to save 4 bytes an entry). */
+  private hashOf(id: number): number {
+    return hashWords(this.keys, id * this.keyWords, this.keyWords, this.seed)
   }
 
   private rebuildSlots(): void {
     const slots = this.slots
     slots.fill(0)
     for (let id = 0; id < this.size; id++) {
-      const hash = this.hashes[id]!
+      const hash = this.hashOf(id)
       let s = hash & this.mask
       while (slots[2 * s] !== 0) s = (s + 1) & this.mask
       slots[2 * s] = id + 1
@@ -255,10 +252,14 @@ export class CountTable {
   }
 }
 
-/** The power of two ≥ 2·entries (load ≤ 1/2 keeps linear probes short). */
+/**
+ * The power of two ≥ 4/3·entries: load ≤ 3/4 (½ before: the barcode table at
+ * its cap took 4M slots, 33 MB, now 2M; probes stay within a cache line or
+ * two; docs/adr/0009-statistics-pass-speed.md).
+ */
 function slotCountFor(entries: number): number {
   let n = 16
-  while (n < 2 * entries) n *= 2
+  while (3 * n < 4 * entries) n *= 2
   return n
 }
 
