@@ -204,6 +204,11 @@ function memory(mib: number, workers: number, drainEvery: number): void {
       `${what.padEnd(40)} rss ${(m.rss - idle.rss).toFixed(0)} MB, heap ${(m.heap - idle.heap).toFixed(0)} MB, arrayBuffers ${(m.ab - idle.ab).toFixed(0)} MB above idle`,
     )
   }
+  onPeak = (what) => {
+    const m = mem()
+    if (m.rss > peak.rss) peak = m
+    if (m.rss - idle.rss > 0.9 * (peak.rss - idle.rss)) note(what)
+  }
   const accs = Array.from({ length: workers }, () => createStatsAccumulator(prelude, sem))
   const layout = recordLayout(prelude)
   const scratch = new InPlaceScratch()
@@ -261,9 +266,14 @@ function drainInto(
   sem: ReturnType<typeof inferSemantics>,
 ): void {
   const state = accs[i]!.exportState()
+  onPeak?.('state exported (worker still alive)')
   accs[i] = createStatsAccumulator(prelude, sem)
   into.merge(state)
+  onPeak?.('state merged (state still alive)')
 }
+
+/** Samples memory at the merge's high points (set by memory()). */
+let onPeak: ((what: string) => void) | undefined
 
 function readSyncAt(fd: number, into: Uint8Array, pos: number): number {
   return readSync(fd, into, 0, into.length, pos)

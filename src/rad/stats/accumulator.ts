@@ -12,10 +12,11 @@ import { hllAdd, hllMerge, newHll } from './hll'
 import type { BarcodeTableState, StatsOptions, StatsState } from './types'
 
 /**
- * Caps sized for ≤ 3 accumulators under 512 MB (docs/stats.md "Memory"). An
- * entry costs its key (4·W bytes), a count (8), a hash (4), and its share of
- * the slots (2 words each, load ≤ ½). One-level barcodes: 1.5M entries ≈ 30 MB
- * dense + 32 MB slots = 62 MB; pairs (W = 4): 2^20 entries ≈ 28 + 16 = 44 MB.
+ * Caps sized for ≤ 3 accumulators under 512 MB (docs/stats.md "Memory",
+ * measured 381 MB peak). An entry costs its key (4·W bytes), a count (8), and
+ * its share of the slots (2 words each, load ≤ ¾). One-level barcodes: 1.5M
+ * entries ≈ 24 MB dense + 17 MB slots = 41 MB; pairs (W = 4): 2^20 entries ≈
+ * 25 + 17 = 41 MB.
  * 1.5M barcodes keep a realistic run (≈10k cells + ≈1M ambient) exact.
  */
 export const DEFAULT_MAX_BARCODES = 1_500_000
