@@ -73,9 +73,12 @@ export async function runStatsPass(
   }
   await Promise.all(calls.map((call) => call((api) => api.statsBegin(pass))))
   const report = async (): Promise<StatsReport> => {
-    const rest = calls.slice(1)
-    const states = await Promise.all(rest.map((call) => call((api) => api.statsDrain(pass))))
-    if (states.length > 0) await head((api) => api.statsMerge(pass, states))
+    // One worker's state at a time, merged before the next is drained: one
+    // state in flight, not poolSize − 1 (the memory bound of docs/stats.md).
+    for (const call of calls.slice(1)) {
+      const state = await call((api) => api.statsDrain(pass))
+      await head((api) => api.statsMerge(pass, [state]))
+    }
     return head((api) => api.statsReport(pass))
   }
   const batches = bulkBatches(reqs, convention)

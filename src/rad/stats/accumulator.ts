@@ -7,15 +7,16 @@
 import type { OrientationEncoding, Semantics } from '../semantics'
 import { fixedWidth, isIntegerType } from '../tags'
 import type { ChunkColumns, Column, Prelude, TagDesc } from '../types'
-import { CountTable, Histogram, hashWords } from './countTable'
+import { CountTable, Histogram, hash2, hash4, hashWords } from './countTable'
 import { hllAdd, hllMerge, newHll } from './hll'
 import type { BarcodeTableState, StatsOptions, StatsState } from './types'
 
 /**
- * Caps sized for ≤ 3 accumulators under 512 MB (docs/stats.md "Memory"). An
- * entry costs its key (4·W bytes), a count (8), a hash (4), and its share of
- * the slots (2 words each, load ≤ ½). One-level barcodes: 1.5M entries ≈ 30 MB
- * dense + 32 MB slots = 62 MB; pairs (W = 4): 2^20 entries ≈ 28 + 16 = 44 MB.
+ * Caps sized for ≤ 3 accumulators under 512 MB (docs/stats.md "Memory",
+ * measured 381 MB peak). An entry costs its key (4·W bytes), a count (8), and
+ * its share of the slots (2 words each, load ≤ ¾). One-level barcodes: 1.5M
+ * entries ≈ 24 MB dense + 17 MB slots = 41 MB; pairs (W = 4): 2^20 entries ≈
+ * 25 + 17 = 41 MB.
  * 1.5M barcodes keep a realistic run (≈10k cells + ≈1M ambient) exact.
  */
 export const DEFAULT_MAX_BARCODES = 1_500_000
@@ -65,6 +66,49 @@ function wordsOf(col: Column | undefined): Words | undefined {
   }
 }
 
+/**
+ * Writes an integer column's values as (low, high) u32 words into
+ * dst[r·stride + at], dst[r·stride + at + 1] for r < n (narrow integers
+ * wrap to u32 as a Uint32Array store does; high word 0). False for other kinds.
+ */
+function copyWords(col: Column | undefined, dst: Uint32Array, stride: number, at: number, n: number): boolean {
+  if (!col) return false
+  switch (col.kind) {
+    case 'u32': {
+      const v = col.values
+      for (let r = 0, o = at; r < n; r++, o += stride) {
+        dst[o] = v[r]!
+        dst[o + 1] = 0
+      }
+      return true
+    }
+    case 'u64':
+    case 'i64': {
+      const v = new Uint32Array(col.values.buffer, col.values.byteOffset, 2 * n)
+      for (let r = 0, o = at; r < n; r++, o += stride) {
+        dst[o] = v[2 * r]!
+        dst[o + 1] = v[2 * r + 1]!
+      }
+      return true
+    }
+    case 'u8':
+    case 'bool':
+    case 'u16':
+    case 'i8':
+    case 'i16':
+    case 'i32': {
+      const v: ArrayLike<number> = col.values
+      for (let r = 0, o = at; r < n; r++, o += stride) {
+        dst[o] = v[r]!
+        dst[o + 1] = 0
+      }
+      return true
+    }
+    default:
+      return false
+  }
+}
+
 /** An integer of ≤ 8 bytes: what the counters can key on. */
 function countable(tag: TagDesc | undefined): boolean {
   return tag !== undefined && isIntegerType(tag.type.id) && fixedWidth(tag.type) <= 8
@@ -96,7 +140,11 @@ class BarcodeCounter {
   }
 
   add(words: Uint32Array, at: number, n: number): void {
-    if (this.table.add(words, at, n) >= 0) return
+    if (this.table.add(words, at, n) < 0) this.untracked(words, at, n)
+  }
+
+  /** Records of a barcode the full table refused: counted, and its key into the sketch. */
+  untracked(words: Uint32Array, at: number, n: number): void {
     this.untrackedRecords += n
     hllAdd(this.hll, hashWords(words, at, this.table.keyWords, HLL_SEED))
   }
@@ -118,8 +166,14 @@ export class StatsAccumulator {
   private readonly shape: Shape
   private readonly sem: Semantics
   private readonly keyWords: number
-  private readonly scratch: Uint32Array
-  private readonly first: Uint32Array
+  /** Words per row of `rows`: the barcode key, then two UMI words. */
+  private readonly rowWords: number
+  /** The current chunk's keys, one row per record (fillRows). */
+  private rows = new Uint32Array(0)
+  /** The current chunk's key hashes (countBarcodes, countPairs). */
+  private hashes = new Uint32Array(0)
+  /** Whether `rows` holds the current chunk's UMIs. */
+  private hasUmi = false
   records = 0
   alignments = 0
   readonly alnPerRecord = new Histogram(DENSE_HISTOGRAM)
@@ -155,8 +209,7 @@ export class StatsAccumulator {
     }
     const levels = this.shape.barcodeTags.length
     this.keyWords = 2 * levels
-    this.scratch = new Uint32Array(this.keyWords + 2)
-    this.first = new Uint32Array(this.keyWords)
+    this.rowWords = this.keyWords + 2
     this.barcodes = []
     if (levels > 0) {
       this.barcodes.push(new BarcodeCounter(this.keyWords, this.opts.maxBarcodes))
@@ -170,27 +223,41 @@ export class StatsAccumulator {
     this.refMulti = new Float64Array(prelude.refCount)
   }
 
-  /** Counts one decoded chunk. */
+  /**
+   * Counts one decoded chunk, column by column (docs/adr/0009): the keys are
+   * copied once into `rows`, then each table takes its keys in one tight loop.
+   */
   addChunk(cols: ChunkColumns): void {
-    this.records += cols.recordCount
+    const n = cols.recordCount
+    this.records += n
     this.alignments += cols.alignmentCount
-    this.noteChunk(cols.chunk, cols.recordCount)
-    const bc = this.shape.barcodeTags.map((t) => wordsOf(cols.readColumns[t]))
-    const umi = this.shape.umiTag === undefined ? undefined : wordsOf(cols.readColumns[this.shape.umiTag])
+    this.noteChunk(cols.chunk, n)
+    this.countAlnPerRecord(cols.alnStart, n)
+    if (this.barcodes.length > 0 && this.fillRows(cols)) {
+      this.countBarcodes(n)
+      if (this.pairs && this.hasUmi) this.countPairs(n)
+      if (n > 0) this.chunkBarcodes[cols.chunk] = this.mixedChunk(n) ? 2 : 1
+    }
     const readType =
       this.sem.mappingType?.level === 'read' ? wordsOf(cols.readColumns[this.sem.mappingType.tag]) : undefined
     const alnViews = this.alignmentViews(cols)
-    let mixed = false
-    for (let r = 0; r < cols.recordCount; r++) {
-      const naln = cols.alnStart[r + 1]! - cols.alnStart[r]!
-      this.alnPerRecord.add(naln)
-      if (bc.length > 0 && this.countBarcode(bc, r)) mixed ||= this.differsFromFirst(r)
-      if (umi && this.pairs) this.countPair(umi, r)
+    const alnStart = cols.alnStart
+    for (let r = 0; r < n; r++) {
       const type = readType ? readType.data[readType.wide ? 2 * r : r]! : undefined
       if (type !== undefined) this.mappingType.add(type)
-      this.countAlignments(alnViews, cols.alnStart[r]!, cols.alnStart[r + 1]!, naln, type)
+      const from = alnStart[r]!
+      const to = alnStart[r + 1]!
+      this.countAlignments(alnViews, from, to, to - from, type)
     }
-    if (bc.length > 0 && cols.recordCount > 0) this.chunkBarcodes[cols.chunk] = mixed ? 2 : 1
+  }
+
+  private countAlnPerRecord(alnStart: Uint32Array, n: number): void {
+    const dense = this.alnPerRecord.dense
+    for (let r = 0; r < n; r++) {
+      const naln = alnStart[r + 1]! - alnStart[r]!
+      if (naln < DENSE_HISTOGRAM) dense[naln]!++
+      else this.alnPerRecord.add(naln)
+    }
   }
 
   private noteChunk(chunk: number, records: number): void {
@@ -206,42 +273,97 @@ export class StatsAccumulator {
     this.chunkRecords[chunk] = records
   }
 
-  /** Fills scratch[0, W) with record r's barcode words and counts them; false when a column is missing. */
-  private countBarcode(bc: (Words | undefined)[], r: number): boolean {
-    const s = this.scratch
-    for (let l = 0; l < bc.length; l++) {
-      const w = bc[l]
-      if (!w) return false
-      s[2 * l] = w.wide ? w.data[2 * r]! : w.data[r]!
-      s[2 * l + 1] = w.wide ? w.data[2 * r + 1]! : 0
+  /**
+   * Copies the chunk's barcode (and UMI) columns into `rows`, one row of
+   * `rowWords` words per record: the levels' words (low, high), then the
+   * UMI's. A row's first keyWords words are its barcode key, all of them its
+   * pair key. False when a barcode column cannot be read as words.
+   */
+  private fillRows(cols: ChunkColumns): boolean {
+    const n = cols.recordCount
+    const stride = this.rowWords
+    if (this.rows.length < n * stride) {
+      this.rows = new Uint32Array(Math.max(n, 2 * (this.rows.length / stride)) * stride)
     }
-    this.barcodes[0]!.add(s, 0, 1)
-    for (let l = 1; l < this.barcodes.length; l++) this.barcodes[l]!.add(s, 2 * (l - 1), 1)
+    const tags = this.shape.barcodeTags
+    for (let l = 0; l < tags.length; l++) {
+      if (!copyWords(cols.readColumns[tags[l]!], this.rows, stride, 2 * l, n)) return false
+    }
+    const umi = this.shape.umiTag
+    this.hasUmi = umi !== undefined && copyWords(cols.readColumns[umi], this.rows, stride, this.keyWords, n)
     return true
   }
 
-  /** Whether record r's barcode (in scratch) differs from the chunk's first record's. */
-  private differsFromFirst(r: number): boolean {
-    const W = this.keyWords
-    if (r === 0) {
-      for (let i = 0; i < W; i++) this.first[i] = this.scratch[i]!
-      return false
+  private countBarcodes(n: number): void {
+    const rows = this.rows
+    const stride = this.rowWords
+    const whole = this.barcodes[0]!
+    if (this.keyWords === 2) {
+      const table = whole.table
+      const hashes = this.rowHashes(n)
+      for (let r = 0, at = 0; r < n; r++, at += stride) hashes[r] = hash2(rows[at]!, rows[at + 1]!, table.seed)
+      for (
+        let r = table.addRows(rows, stride, hashes, 0, n);
+        r < n;
+        r = table.addRows(rows, stride, hashes, r + 1, n)
+      ) {
+        whole.untracked(rows, r * stride, 1)
+      }
+      return
     }
-    for (let i = 0; i < W; i++) if (this.first[i] !== this.scratch[i]) return true
+    for (let r = 0, at = 0; r < n; r++, at += stride) whole.add(rows, at, 1)
+    for (let l = 1; l < this.barcodes.length; l++) {
+      const level = this.barcodes[l]!
+      for (let r = 0, at = 2 * (l - 1); r < n; r++, at += stride) level.add(rows, at, 1)
+    }
+  }
+
+  /** Whether the chunk's records have more than one barcode (collated files have one a chunk). */
+  private mixedChunk(n: number): boolean {
+    const rows = this.rows
+    const stride = this.rowWords
+    const W = this.keyWords
+    for (let r = 1, at = stride; r < n; r++, at += stride) {
+      for (let i = 0; i < W; i++) if (rows[at + i] !== rows[i]) return true
+    }
     return false
   }
 
-  private countPair(umi: Words, r: number): void {
-    const W = this.keyWords
-    this.scratch[W] = umi.wide ? umi.data[2 * r]! : umi.data[r]!
-    this.scratch[W + 1] = umi.wide ? umi.data[2 * r + 1]! : 0
-    this.addPair(this.scratch, 0, 1)
+  /**
+   * Hashes first, then probes: with the hashes in hand, consecutive probes do
+   * not wait on each other, so their cache misses overlap (the pair table
+   * outgrows the caches; docs/adr/0009).
+   */
+  private countPairs(n: number): void {
+    const rows = this.rows
+    const stride = this.rowWords
+    const hashes = this.rowHashes(n)
+    for (let r = 0, at = 0; r < n; r++, at += stride) {
+      hashes[r] =
+        stride === 4
+          ? hash4(rows[at]!, rows[at + 1]!, rows[at + 2]!, rows[at + 3]!, PAIR_SEED)
+          : hashWords(rows, at, stride, PAIR_SEED)
+    }
+    const pairs = this.pairs!
+    for (let r = pairs.addRows(rows, stride, hashes, 0, n, this.pairShift); r < n;) {
+      this.addPairHashed(rows, r * stride, 1, hashes[r]!)
+      r = pairs.addRows(rows, stride, hashes, r + 1, n, this.pairShift)
+    }
+  }
+
+  /** A scratch array of ≥ n hashes. */
+  private rowHashes(n: number): Uint32Array {
+    if (this.hashes.length < n) this.hashes = new Uint32Array(Math.max(n, 2 * this.hashes.length))
+    return this.hashes
   }
 
   /** Adds a pair if its hash is in the sample; halves the sample while the table is full. */
   private addPair(words: Uint32Array, at: number, n: number): void {
+    this.addPairHashed(words, at, n, hashWords(words, at, this.pairs!.keyWords, PAIR_SEED))
+  }
+
+  private addPairHashed(words: Uint32Array, at: number, n: number, h: number): void {
     const pairs = this.pairs!
-    const h = hashWords(words, at, pairs.keyWords, PAIR_SEED)
     for (;;) {
       if (!inSample(h, this.pairShift)) return
       if (pairs.addHashed(words, at, n, h) >= 0) return

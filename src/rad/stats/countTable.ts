@@ -2,7 +2,7 @@
  * Counting in typed arrays (issue 12 §1: no Map of strings). A CountTable maps
  * keys of `keyWords` u32 words to a count. Entries are stored densely in
  * insertion order (keys[id·W … id·W+W−1], counts[id]); an open-addressing
- * slot array (linear probing, load ≤ 1/2) holds id + 1, 0 meaning empty.
+ * slot array (linear probing, load ≤ 3/4) holds id + 1, 0 meaning empty.
  * Past `maxEntries` an insert is refused (-1): the caller decides what an
  * approximation does then (docs/stats.md).
  */
@@ -20,22 +20,39 @@ export function mix32(h: number): number {
   return h >>> 0
 }
 
-/** One word into a running hash (murmur3-style multiply, then the finaliser). */
-function step(h: number, word: number, i: number): number {
-  return mix32((h ^ Math.imul(word, 0xcc9e2d51)) + 0x9e3779b9 + i)
+/**
+ * Odd multipliers, one per key word (golden-ratio and murmur/xxhash primes):
+ * a key hashes as the sum of its words times these, then mix32. Cheaper than
+ * murmur3's per-word rounds (4× measured, docs/adr/0009-statistics-pass-speed.md);
+ * mix32 spreads every bit to both ends (slots use the low bits, sampling and
+ * the HyperLogLog the high ones).
+ */
+const MULT = [0x9e3779b1, 0x85ebca77, 0xc2b2ae3d, 0x27d4eb2f, 0x165667b1, 0xd3a2646d, 0xfd7046c5, 0xb55a4f09]
+
+function multiplier(i: number): number {
+  return i < MULT.length ? MULT[i]! : (Math.imul(i, 0x9e3779b1) | 1) >>> 0
 }
 
-/** A 32-bit hash of `n` words at `words[at]`, seeded (different seeds give independent hashes). */
+/** The hash of the key (a, b), seeded: a barcode level. Equal to hashWords(…, 2, seed). */
+export function hash2(a: number, b: number, seed: number): number {
+  return mix32((Math.imul(a ^ seed, 0x9e3779b1) + Math.imul(b, 0x85ebca77)) | 0)
+}
+
+/** The hash of the key (a, b, c, d), seeded: a pair. Equal to hashWords(…, 4, seed). */
+export function hash4(a: number, b: number, c: number, d: number, seed: number): number {
+  return mix32(
+    (Math.imul(a ^ seed, 0x9e3779b1) + Math.imul(b, 0x85ebca77) + Math.imul(c, 0xc2b2ae3d) + Math.imul(d, 0x27d4eb2f)) |
+      0,
+  )
+}
+
+/** The hash of `n` words at `words[at]`, seeded (different seeds give independent hashes). */
 export function hashWords(words: Uint32Array, at: number, n: number, seed: number): number {
-  // Unrolled for the two shapes of the hot path: one barcode (2 words), barcode + UMI (4 words).
-  if (n === 2) return mix32(step(step(seed, words[at]!, 0), words[at + 1]!, 1) ^ 2)
-  if (n === 4) {
-    const h = step(step(step(step(seed, words[at]!, 0), words[at + 1]!, 1), words[at + 2]!, 2), words[at + 3]!, 3)
-    return mix32(h ^ 4)
-  }
-  let h = seed >>> 0
-  for (let i = 0; i < n; i++) h = step(h, words[at + i]!, i)
-  return mix32(h ^ n)
+  if (n === 2) return hash2(words[at]!, words[at + 1]!, seed)
+  if (n === 4) return hash4(words[at]!, words[at + 1]!, words[at + 2]!, words[at + 3]!, seed)
+  let h = n > 0 ? Math.imul(words[at]! ^ seed, MULT[0]!) : seed
+  for (let i = 1; i < n; i++) h = (h + Math.imul(words[at + i]!, multiplier(i))) | 0
+  return mix32(h)
 }
 
 const SLOT_SEED = 0x2545f491
@@ -48,8 +65,6 @@ export class CountTable {
   size = 0
   keys: Uint32Array
   counts: Float64Array
-  /** hashWords(key, seed) per entry: rebuilding the slots never rehashes. */
-  hashes: Uint32Array
   /** Two words a slot: id + 1 (0 = empty), then the key's hash, so a probe compares keys only on equal hashes. */
   private slots: Int32Array
   private mask: number
@@ -61,7 +76,6 @@ export class CountTable {
     const cap = Math.min(initial, maxEntries)
     this.keys = new Uint32Array(cap * keyWords)
     this.counts = new Float64Array(cap)
-    this.hashes = new Uint32Array(cap)
     this.slots = new Int32Array(2 * slotCountFor(cap))
     this.mask = this.slots.length / 2 - 1
   }
@@ -72,7 +86,7 @@ export class CountTable {
 
   /** Bytes held by the arrays (for the memory budget in docs/stats.md). */
   get bytes(): number {
-    return this.keys.byteLength + this.counts.byteLength + this.hashes.byteLength + this.slots.byteLength
+    return this.keys.byteLength + this.counts.byteLength + this.slots.byteLength
   }
 
   /** The id of the key at `words[at]`, or -1. */
@@ -96,13 +110,21 @@ export class CountTable {
   /** `add` with the key's hashWords(…, this.seed) already computed. */
   addHashed(words: Uint32Array, at: number, n: number, hash: number): number {
     const slots = this.slots
+    const keys = this.keys
+    const W = this.keyWords
+    const h = hash | 0
     let s = hash & this.mask
     for (;;) {
       const v = slots[2 * s]!
       if (v === 0) break
-      if (slots[2 * s + 1] === (hash | 0) && this.sameKey(v - 1, words, at)) {
-        this.counts[v - 1]! += n
-        return v - 1
+      if (slots[2 * s + 1] === h) {
+        const base = (v - 1) * W
+        let i = 0
+        while (i < W && keys[base + i] === words[at + i]) i++
+        if (i === W) {
+          this.counts[v - 1]! += n
+          return v - 1
+        }
       }
       s = (s + 1) & this.mask
     }
@@ -112,13 +134,51 @@ export class CountTable {
       return this.addHashed(words, at, n, hash)
     }
     const id = this.size++
-    const W = this.keyWords
-    for (let i = 0; i < W; i++) this.keys[id * W + i] = words[at + i]!
+    for (let i = 0; i < W; i++) keys[id * W + i] = words[at + i]!
     this.counts[id] = n
-    this.hashes[id] = hash
     slots[2 * s] = id + 1
     slots[2 * s + 1] = hash
     return id
+  }
+
+  /**
+   * Adds 1 for each key rows[r·stride …] (hash hashes[r]) for r in [from, n),
+   * skipping keys outside the sample of `shift` (inSample); stops at the first
+   * key the full table refuses and returns its r (n when none was refused).
+   * One call per chunk column: the probe loop is inlined here, with no call
+   * or closure per key (docs/adr/0009-statistics-pass-speed.md).
+   */
+  addRows(rows: Uint32Array, stride: number, hashes: Uint32Array, from: number, n: number, shift = 0): number {
+    const W = this.keyWords
+    for (let r = from, at = from * stride; r < n; r++, at += stride) {
+      const hash = hashes[r]!
+      if (shift !== 0 && hash >>> (32 - shift) !== 0) continue
+      if (this.probeAdd(rows, at, hash, W) < 0) return r
+    }
+    return n
+  }
+
+  /** addHashed of 1, inlined in addRows' loop. */
+  private probeAdd(words: Uint32Array, at: number, hash: number, W: number): number {
+    const slots = this.slots
+    const keys = this.keys
+    const h = hash | 0
+    let s = hash & this.mask
+    for (;;) {
+      const v = slots[2 * s]!
+      if (v === 0) break
+      if (slots[2 * s + 1] === h) {
+        const base = (v - 1) * W
+        let i = 0
+        while (i < W && keys[base + i] === words[at + i]) i++
+        if (i === W) {
+          this.counts[v - 1]!++
+          return v - 1
+        }
+      }
+      s = (s + 1) & this.mask
+    }
+    return this.addHashed(words, at, 1, hash)
   }
 
   /** Keeps the entries for which `keep(id, hash)` is true, in order; rebuilds the slots. */
@@ -126,11 +186,10 @@ export class CountTable {
     const W = this.keyWords
     let out = 0
     for (let id = 0; id < this.size; id++) {
-      if (!keep(id, this.hashes[id]!)) continue
+      if (!keep(id, this.hashOf(id))) continue
       if (out !== id) {
         this.keys.copyWithin(out * W, id * W, id * W + W)
         this.counts[out] = this.counts[id]!
-        this.hashes[out] = this.hashes[id]!
       }
       out++
     }
@@ -168,21 +227,23 @@ export class CountTable {
     keys.set(this.keys)
     const counts = new Float64Array(cap)
     counts.set(this.counts)
-    const hashes = new Uint32Array(cap)
-    hashes.set(this.hashes)
     this.keys = keys
     this.counts = counts
-    this.hashes = hashes
     this.slots = new Int32Array(2 * slotCountFor(cap))
     this.mask = this.slots.length / 2 - 1
     this.rebuildSlots()
+  }
+
+  /** The slot hash of entry `id` (recomputed: no per-entry hash is kept, to save 4 bytes an entry). */
+  private hashOf(id: number): number {
+    return hashWords(this.keys, id * this.keyWords, this.keyWords, this.seed)
   }
 
   private rebuildSlots(): void {
     const slots = this.slots
     slots.fill(0)
     for (let id = 0; id < this.size; id++) {
-      const hash = this.hashes[id]!
+      const hash = this.hashOf(id)
       let s = hash & this.mask
       while (slots[2 * s] !== 0) s = (s + 1) & this.mask
       slots[2 * s] = id + 1
@@ -191,10 +252,14 @@ export class CountTable {
   }
 }
 
-/** The power of two ≥ 2·entries (load ≤ 1/2 keeps linear probes short). */
+/**
+ * The power of two ≥ 4/3·entries: load ≤ 3/4 (½ before: the barcode table at
+ * its cap took 4M slots, 33 MB, now 2M; probes stay within a cache line or
+ * two; docs/adr/0009-statistics-pass-speed.md).
+ */
 function slotCountFor(entries: number): number {
   let n = 16
-  while (n < 2 * entries) n *= 2
+  while (3 * n < 4 * entries) n *= 2
   return n
 }
 
