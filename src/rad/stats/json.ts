@@ -1,5 +1,5 @@
 /** From an accumulator's state to the figures of the contract (types.ts StatsJson, docs/stats.md). */
-import { decode2bit, mappingTypeName } from '../display'
+import { decode2bit, mappingTypeName, widerThan } from '../display'
 import type { Semantics } from '../semantics'
 import type { Prelude } from '../types'
 import { countTableFrom } from './countTable'
@@ -36,23 +36,39 @@ export function meanMedian(values: Float64Array): MeanMedian {
   return { mean: sum / n, median }
 }
 
-/** The `k` entries with the largest count, ties by key ascending. */
-export function topRanked(n: number, count: (i: number) => number, key: (i: number) => string, k: number): Ranked[] {
-  const best: Ranked[] = []
-  const before = (a: Ranked, b: Ranked): boolean => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0])
+/**
+ * The `k` entries with the largest count, ties by key ascending. Entries are compared by index
+ * (`keyOrder`, by default the keys' text), and text is made for the `k` kept only: with a
+ * million barcodes tied at one read, building each one's ACGT string cost seconds per report.
+ */
+export function topRanked(
+  n: number,
+  count: (i: number) => number,
+  key: (i: number) => string,
+  k: number,
+  keyOrder: (i: number, j: number) => number = (i, j) => compareText(key(i), key(j)),
+): Ranked[] {
+  const best: number[] = []
+  const before = (i: number, j: number): boolean => {
+    const ci = count(i)
+    const cj = count(j)
+    return ci > cj || (ci === cj && keyOrder(i, j) < 0)
+  }
   for (let i = 0; i < n; i++) {
     const c = count(i)
     if (c <= 0) continue
     const last = best[best.length - 1]
-    if (best.length === k && last && c < last[1]) continue
-    const row: Ranked = [key(i), c]
-    if (best.length === k && last && !before(row, last)) continue
+    if (best.length === k && last !== undefined && (c < count(last) || !before(i, last))) continue
     let at = best.length
-    while (at > 0 && before(row, best[at - 1]!)) at--
-    best.splice(at, 0, row)
+    while (at > 0 && before(i, best[at - 1]!)) at--
+    best.splice(at, 0, i)
     if (best.length > k) best.pop()
   }
-  return best
+  return best.map((i): Ranked => [key(i), count(i)])
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }
 
 /** Records per barcode of the combined identity, descending (for the knee plot); the table's barcodes only. */
@@ -60,6 +76,39 @@ export function barcodeCountsDescending(state: StatsState): Float64Array {
   const b = state.barcodes[0]
   if (!b) return new Float64Array(0)
   return b.table.counts.slice(0, b.table.size).sort().reverse()
+}
+
+/**
+ * The order of two barcodes' key words that equals the order of their text, or undefined when
+ * it may not: 2-bit values are first-base-high (RAD-FORMAT.md §7.8), so for one length per level
+ * numeric order is text order, unless a length is unknown (the text is then the number) or a
+ * value has bits above its length (which the text drops).
+ */
+function packedOrder(
+  sem: Semantics,
+  levels: number[],
+  keys: Uint32Array,
+  keyWords: number,
+  size: number,
+): ((i: number, j: number) => number) | undefined {
+  const lens = levels.map((l) => sem.barcodes[l]?.len ?? 0)
+  if (lens.some((len) => len <= 0 || len > 32)) return undefined
+  for (let i = 0; i < size; i++) {
+    for (const [lv, len] of lens.entries()) {
+      const lo = keys[i * keyWords + 2 * lv]!
+      const hi = keys[i * keyWords + 2 * lv + 1]!
+      if (widerThan(hi === 0 ? lo : (BigInt(hi) << 32n) | BigInt(lo), len)) return undefined
+    }
+  }
+  return (i, j) => {
+    for (let w = 0; w < 2 * lens.length; w += 2) {
+      const hi = keys[i * keyWords + w + 1]! - keys[j * keyWords + w + 1]!
+      if (hi !== 0) return hi
+      const lo = keys[i * keyWords + w]! - keys[j * keyWords + w]!
+      if (lo !== 0) return lo
+    }
+    return 0
+  }
 }
 
 /** Turns key words into ACGT… per level (joined with "+"), lengths from the semantics. */
@@ -79,11 +128,13 @@ function barcodeText(sem: Semantics, levels: number[]): (keys: Uint32Array, at: 
 function barcodeStats(
   s: BarcodeTableState,
   tag: string,
-  text: (keys: Uint32Array, at: number) => string,
+  sem: Semantics,
+  levels: number[],
   records: number,
   top: number,
 ): BarcodeStats {
   const t = s.table
+  const text = barcodeText(sem, levels)
   const untracked = s.untrackedRecords > 0
   const extra = untracked ? hllEstimate(s.hll) : 0
   const distinct = t.size + Math.round(extra)
@@ -98,6 +149,7 @@ function barcodeStats(
       (i) => t.counts[i]!,
       (i) => text(t.keys, i * t.keyWords),
       top,
+      packedOrder(sem, levels, t.keys, t.keyWords, t.size),
     ),
     exact: !untracked,
     distinct_error: Math.round(extra * HLL_RELATIVE_ERROR),
@@ -225,11 +277,11 @@ export function statsJson(state: StatsState, prelude: Prelude, sem: Semantics, o
   let barcodes: StatsJson['barcodes'] = null
   if (combined) {
     const tag = sem.barcodes.map((f) => f.name).join('+')
-    barcodes = barcodeStats(combined, tag, barcodeText(sem, levels), barcodeRecords, top)
+    barcodes = barcodeStats(combined, tag, sem, levels, barcodeRecords, top)
     if (state.barcodes.length > 1) {
       barcodes.levels = state.barcodes
         .slice(1)
-        .map((b, l) => barcodeStats(b, sem.barcodes[l]?.name ?? '', barcodeText(sem, [l]), barcodeRecords, top))
+        .map((b, l) => barcodeStats(b, sem.barcodes[l]?.name ?? '', sem, [l], barcodeRecords, top))
     }
   }
   const umis = combined && state.pairs.size > 0 ? umiStats(state) : null
