@@ -30,7 +30,7 @@ export interface ExportContext {
 /** Why `kind` cannot be exported now, or undefined when it can. */
 export function unavailable(kind: PickKind, ctx: ExportContext): string | undefined {
   if (!ctx.indexed) return 'available once the file is indexed'
-  if (kind === 'filter' && !ctx.filter) return 'run a filter first (Filter records)'
+  if (kind === 'filter' && !ctx.filter) return 'run a filter first: Filter records'
   if (kind === 'chunks' && ctx.chunks === 0) return 'the file has no chunks'
   if (kind === 'cells') {
     if (!ctx.statsDone) return 'available once the statistics are done'
