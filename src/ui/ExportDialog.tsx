@@ -111,7 +111,7 @@ function ExportForm({ session, fileName, context, cut, titleId, onClose }: FormP
     setSaved(false)
     const why = unavailable(kind, ctx)
     if (why) {
-      setProblem(`Not available: ${why}.`)
+      setProblem(`That choice is not available: ${why}.`)
       return
     }
     let range: { from: number; to: number } | undefined

@@ -104,3 +104,16 @@ describe('runExportJob', () => {
     expect(out.bytes.length).toBe(0)
   })
 })
+
+describe('runExportJob on a damaged chunk', () => {
+  it('stops with the chunk error instead of leaving its records out', async () => {
+    const o = await opened()
+    // Chunk 1's record count, as the index knew it, no longer matches its bytes.
+    const damaged = file.slice()
+    const at = (o.index.offset[1] ?? 0) + 4
+    new DataView(damaged.buffer).setUint32(at, (o.index.nrec[1] ?? 0) + 1, true)
+    const job: ExportJob = { format: 'rad', pick: { kind: 'chunks', from: 0, to: 2 }, ...o }
+    const sink = new MemorySink()
+    await expect(runExportJob(job, new BytesSource(damaged, 'damaged.rad'), sink)).rejects.toThrow(/chunk 1/)
+  })
+})
