@@ -201,3 +201,29 @@ test('the start page with recent files and a pending link, light and dark, has n
   await page.emulateMedia({ colorScheme: 'dark' })
   await expectAccessible(page, 'start page with recent files (dark)', EXCLUDED)
 })
+
+test('the export dialog (choices, a disabled one with its reason, the summary) has no serious or critical axe violation, light and dark', async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker
+  })
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await openSample(page)
+    await page.getByTestId('export-button').click()
+    await expect(page.getByTestId('export-dialog')).toBeVisible()
+    await expect(page.getByTestId('export-pick-filter')).toBeDisabled()
+    await expectAccessible(page, `export dialog (${scheme})`, EXCLUDED)
+    await page.getByTestId('export-pick-chunks').check()
+    await page.getByTestId('export-format-tsv').check()
+    const download = page.waitForEvent('download')
+    await page.getByTestId('export-start').click()
+    await download
+    await expect(page.getByTestId('export-summary')).toBeVisible()
+    await expectAccessible(page, `export summary (${scheme})`, EXCLUDED)
+    await page.keyboard.press('Escape')
+    await expect(page.getByTestId('export-dialog')).toBeHidden()
+    await expect(page.getByTestId('export-button')).toBeFocused()
+  }
+})

@@ -4,7 +4,7 @@ import { fmtInt } from '../rad/errors'
 import { makeCheckPlan } from '../rad/valueChecks'
 import { integrityStatus } from '../rad/integrity'
 import { inferSemantics } from '../rad/semantics'
-import { barcodeTsv, createStatsAccumulator, statsJson } from '../rad/stats'
+import { createStatsAccumulator, statsJson, statsTsvText } from '../rad/stats'
 import type { StatsJson } from '../rad/stats'
 import type { ByteSource } from '../io/byteSource'
 import { openRad } from '../io/openRad'
@@ -69,7 +69,7 @@ export async function runStats(file: ByteSource, out: Output, format: StatsForma
   const state = acc.exportState()
   const json = statsJson(state, prelude, sem)
   if (format === 'json') out.write(`${JSON.stringify(json, null, 2)}\n`)
-  else if (format === 'tsv') out.write(`${barcodeTsv(state, sem, json.cutoffs?.knee?.minCount ?? null).join('\n')}\n`)
+  else if (format === 'tsv') out.write(statsTsvText(state, sem, json.cutoffs?.knee?.minCount ?? null))
   else out.write(`${summary(json).join('\n')}\n`)
   return exitCodeOf(integrityStatus(scan.issues, true))
 }

@@ -3,6 +3,8 @@ import type { RadSession } from '../workers/client'
 import { ChunkList } from './ChunkList'
 import { CopyLink } from './CopyLink'
 import { ErrorBanner } from './ErrorBanner'
+import { ExportButton } from './ExportDialog'
+import type { KneeCut } from './exportChoice'
 import { FilterPanel } from './FilterPanel'
 import { FilePanel } from './FilePanel'
 import { GotoControls } from './GotoControls'
@@ -13,7 +15,7 @@ import { StatsSection } from './StatsSection'
 import type { JumpRequest } from './RecordTable'
 import type { DeepLink } from './useDeepLink'
 import { useSessionState } from './useRadSession'
-import { useRecordFilter } from './useRecordFilter'
+import { useFilterState, useRecordFilter } from './useRecordFilter'
 import { useSessionLink } from './useSessionLink'
 
 /** Below this width (app.css's narrow layout) the sidebar starts collapsed and opens over the records. */
@@ -53,6 +55,8 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
   const filterId = useId()
   // filter.pickBarcode(seq) / filter.pickReference(name) start a filter from other panels (statistics).
   const filter = useRecordFilter(session, !window.matchMedia(NARROW_SCREEN).matches)
+  const filterState = useFilterState(filter.run)
+  const [kneeCut, setKneeCut] = useState<KneeCut | undefined>(undefined)
 
   const goRecord = useCallback((record: number, open?: number) => {
     setJump((j) => ({ record, open, seq: (j?.seq ?? 0) + 1 }))
@@ -104,6 +108,7 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
           fileName={state.fileName}
           onPickBarcode={filter.pickBarcode}
           onPickReference={filter.pickReference}
+          onCutoff={setKneeCut}
         />
       )}
       {opened && semantics && (
@@ -138,6 +143,16 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
               <span aria-hidden="true">{filter.shown ? '▾' : '▸'}</span> Filter records
             </button>
             <GotoControls records={state.records} chunks={state.chunks} onRecord={goRecord} onChunk={goChunk} />
+            <ExportButton
+              session={session}
+              fileName={state.fileName}
+              cut={kneeCut}
+              context={{
+                filter: filterState && filterState.phase !== 'error' ? filterState.filter : undefined,
+                chunks: state.chunks,
+                indexed: state.phase === 'done' || (state.phase === 'error' && state.chunks > 0),
+              }}
+            />
             <CopyLink beforeCopy={link.flush} />
           </div>
           {filter.shown && (

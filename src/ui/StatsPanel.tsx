@@ -1,8 +1,9 @@
-import { useCallback, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { StatsJson } from '../rad/stats/types'
 import type { StatsCutoffs } from '../workers/statsProtocol'
 import type { StatsView } from '../workers/statsRun'
 import { CutoffControls } from './CutoffControls'
+import type { KneeCut } from './exportChoice'
 import { fmtCount, fmtDuration, fmtPercent } from './format'
 import { HistogramPlot } from './HistogramPlot'
 import { KneePlot } from './KneePlot'
@@ -17,6 +18,10 @@ export interface StatsPanelProps {
   onCancel: () => void
   onRestart: () => void
   onSaveJson: (json: StatsJson) => void
+  /** `rad stats FILE --tsv` (barcode, reads, distinct UMIs, above-knee flag), saved as a file. */
+  onSaveTsv?: () => Promise<void>
+  /** Hears the knee plot's cut-off as it moves (the export of the cells above it). */
+  onCutoff?: (cut: KneeCut) => void
   /** alevin-fry's --expect-cells / --force-cells, asked of the finished pass. */
   onAskCutoffs: (expectCells: number | undefined, forceCells: number | undefined) => Promise<StatsCutoffs>
   /** The seam to the record filters (branch `search`): for now, jump to the barcode's first record. */
@@ -45,10 +50,35 @@ export function StatsPanel(props: StatsPanelProps) {
             Save JSON
           </button>
         )}
+        {json?.barcodes && view.phase === 'done' && props.onSaveTsv && <SaveTsv onSave={props.onSaveTsv} />}
       </div>
       {json && <Figures json={json} />}
       {json && <StatsDetails {...props} json={json} />}
     </section>
+  )
+}
+
+/** The MultiQC-friendly TSV, asked of the decode worker holding the totals. */
+function SaveTsv({ onSave }: { onSave: () => Promise<void> }) {
+  const [failure, setFailure] = useState<string | undefined>(undefined)
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-small"
+        data-testid="stats-save-tsv"
+        title="Barcode, reads, distinct UMIs and the above-knee flag, one barcode a line (MultiQC-friendly; rad stats --tsv)"
+        onClick={() => {
+          setFailure(undefined)
+          onSave().catch((e: unknown) => {
+            setFailure(`Could not save the TSV: ${e instanceof Error ? e.message : String(e)}`)
+          })
+        }}
+      >
+        Save TSV
+      </button>
+      {failure && <span role="alert">{failure}</span>}
+    </>
   )
 }
 
@@ -252,6 +282,11 @@ function KneeFigure(
   }, [kneeRank, asked, json.cutoffs])
   const cells = curve.rank[cutoff] ?? 0
   const reads = curve.cumulative[cutoff] ?? 0
+  const minCount = curve.count[cutoff] ?? 0
+  const { onCutoff } = props
+  useEffect(() => {
+    onCutoff?.({ cells, minCount })
+  }, [onCutoff, cells, minCount])
   return (
     <figure className="stats-figure stats-knee">
       <figcaption>Barcode rank (knee) plot: reads per barcode by rank, log–log</figcaption>

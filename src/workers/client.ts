@@ -23,6 +23,10 @@ import { startFilterRun } from './filterPass'
 import type { FilterRun } from './filterPass'
 import type { RecordFilter } from '../rad/recordFilter'
 import { IndexStore } from './indexStore'
+import type { ExportFormat } from '../io/exportSelection'
+import type { ByteSink } from '../rad/subsetWriter'
+import { ExportRun, exportJobOf } from './exportRun'
+import type { ExportPick } from './exportJob'
 import { IndexWorkerLink, checkBeside } from './indexWorkerLink'
 import type { OpenedFile, ScanEvents, ScanSummary } from './protocol'
 import { SessionStore } from './sessionStore'
@@ -36,6 +40,9 @@ export type { FilterRun, FilterState } from './filterPass'
 export { MAX_KEPT_MATCHES } from './filterPass'
 export type { SessionPhase, SessionState } from './sessionStore'
 export type { StatsRun, StatsView } from './statsRun'
+export type { ExportRun, ExportState } from './exportRun'
+export type { ExportPick } from './exportJob'
+export type { ExportFormat, ExportSummary } from '../io/exportSelection'
 export { prewarmIndexWorker } from './indexWorkerLink'
 export type { SourceSpec }
 export { urlSpec }
@@ -316,6 +323,14 @@ export class RadSession {
     const { convention } = this.store.current
     if (!opened || !convention || this.disposed) return undefined
     return startFilterRun({ opened, index: this.index, convention, lanes: () => this.pool.filterLanes() }, filter)
+  }
+
+  /** Exports a selection in an export worker, streamed to `sink` (exportRun.ts); undefined before the first chunks. */
+  startExport(format: ExportFormat, pick: ExportPick, sink: ByteSink): ExportRun | undefined {
+    const { opened } = this
+    const { convention } = this.store.current
+    if (!opened || !convention || this.disposed) return undefined
+    return new ExportRun(this.source, exportJobOf(opened, this.index, convention, format, pick), sink)
   }
 
   /** Terminates every worker of this file and forgets its data. */

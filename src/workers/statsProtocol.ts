@@ -8,7 +8,7 @@ import type { RadErrorData } from '../rad/errors'
 import type { RankCurve } from '../rad/stats/logDownsample'
 import type { NbytesConvention } from '../rad/types'
 import type { ChunkRequest } from './protocol'
-import type { Cutoff, StatsJson, StatsState } from '../rad/stats'
+import type { BarcodeSet, Cutoff, StatsJson, StatsState } from '../rad/stats'
 
 export interface StatsBatchResult {
   /** Chunks added to the worker's accumulator. */
@@ -38,6 +38,10 @@ export interface StatsWorkerApi {
   statsReport(pass: number): StatsReport
   /** alevin-fry's --expect-cells / --force-cells cut-offs on this worker's accumulator. */
   statsCutoffs(pass: number, expectCells: number | undefined, forceCells: number | undefined): StatsCutoffs
+  /** The barcodes with at least `minCount` records in this worker's accumulator (the export's cells above a cut-off). */
+  statsBarcodesAtLeast(pass: number, minCount: number): BarcodeSet
+  /** `rad stats FILE --tsv` of this worker's accumulator (barcodeTsv, flagged at the knee), as text. */
+  statsTsv(pass: number): string
   /** Frees this worker's accumulator. */
   statsEnd(pass: number): void
 }

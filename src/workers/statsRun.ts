@@ -3,8 +3,11 @@
  * the shape useSyncExternalStore reads, Cancel, and the cut-off questions
  * asked of the finished totals. RadSession starts it once the index is done.
  */
+import type { Remote } from 'comlink'
 import { RadError } from '../rad/errors'
+import type { BarcodeSet } from '../rad/stats'
 import type { DecodePool } from './decodePool'
+import type { DecodeWorkerApi } from './decodeSlots'
 import type { IndexStore } from './indexStore'
 import type { ChunkRequest } from './protocol'
 import { runStatsPass } from './statsPass'
@@ -122,6 +125,25 @@ export class StatsRun {
     if (!head) throw new Error('internal: no decode worker')
     const pass = this.pass
     return head((api) => api.statsCutoffs(pass, expectCells, forceCells))
+  }
+
+  /** The finished pass's barcodes with at least `minCount` records (the export's cells above a cut-off). */
+  barcodesAtLeast(minCount: number): Promise<BarcodeSet> {
+    return this.askHead((api, pass) => api.statsBarcodesAtLeast(pass, minCount))
+  }
+
+  /** The finished pass as `rad stats FILE --tsv` prints it (the same function makes the same bytes). */
+  tsv(): Promise<string> {
+    return this.askHead((api, pass) => api.statsTsv(pass))
+  }
+
+  /** Asks the worker holding the finished pass's merged totals (the first decode worker). */
+  private askHead<T>(ask: (api: Remote<DecodeWorkerApi>, pass: number) => Promise<T>): Promise<T> {
+    if (this.view.phase !== 'done') return Promise.reject(new Error('the statistics pass has not finished'))
+    const head = this.pool.workers().calls[0]
+    if (!head) return Promise.reject(new Error('internal: no decode worker'))
+    const pass = this.pass
+    return head((api) => ask(api, pass))
   }
 
   dispose(): void {

@@ -16,6 +16,8 @@ import type { StatsBatchResult, StatsWorkerApi } from './statsProtocol'
 import { chunkBuffers } from './transfer'
 import {
   barcodeCountsDescending,
+  barcodesAtLeast,
+  statsTsvText,
   createStatsAccumulator,
   expectCellsCutoff,
   forceCellsCutoff,
@@ -97,6 +99,16 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
         expect: expectCells === undefined ? undefined : expectCellsCutoff(desc, expectCells),
         force: forceCells === undefined ? undefined : forceCellsCutoff(desc, forceCells),
       }
+    },
+    statsBarcodesAtLeast(id, minCount) {
+      const set = barcodesAtLeast(currentNow(id).acc.exportState(), minCount)
+      return transfer(set, [set.keys.buffer])
+    },
+    statsTsv(id) {
+      const p = currentNow(id)
+      const state = p.acc.exportState()
+      const knee = statsJson(state, p.decoder.prelude, p.sem).cutoffs?.knee?.minCount ?? null
+      return statsTsvText(state, p.sem, knee)
     },
     statsEnd(id) {
       if (pass?.id === id) pass = undefined

@@ -41,13 +41,13 @@ const HLL_SEED = 0x5bd1e995
 const PAIR_SEED = 0x1b873593
 
 /** A column's integers as u32 words: `wide` columns hold two per entry (low first, little-endian). */
-interface Words {
+export interface Words {
   data: ArrayLike<number>
   wide: boolean
 }
 
 /** Integer columns as u32 words, without a BigInt per value. */
-function wordsOf(col: Column | undefined): Words | undefined {
+export function wordsOf(col: Column | undefined): Words | undefined {
   if (!col) return undefined
   switch (col.kind) {
     case 'u8':
@@ -107,6 +107,20 @@ function copyWords(col: Column | undefined, dst: Uint32Array, stride: number, at
     default:
       return false
   }
+}
+
+/**
+ * Record r's barcode key, as the barcode table holds it: two words (low, high)
+ * per barcode level, into out[0, 2·levels). False when a level's column is missing.
+ */
+export function barcodeKey(bc: readonly (Words | undefined)[], r: number, out: Uint32Array): boolean {
+  for (let l = 0; l < bc.length; l++) {
+    const w = bc[l]
+    if (!w) return false
+    out[2 * l] = w.wide ? w.data[2 * r]! : w.data[r]!
+    out[2 * l + 1] = w.wide ? w.data[2 * r + 1]! : 0
+  }
+  return true
 }
 
 /** An integer of ≤ 8 bytes: what the counters can key on. */

@@ -347,3 +347,8 @@ export function barcodeTsv(state: StatsState, sem: Semantics, kneeMinCount: numb
   }
   return lines
 }
+
+/** `rad stats FILE --tsv` as printed: barcodeTsv's lines, newline-terminated (the page's "Save TSV" gives the same bytes). */
+export function statsTsvText(state: StatsState, sem: Semantics, kneeMinCount: number | null): string {
+  return `${barcodeTsv(state, sem, kneeMinCount).join('\n')}\n`
+}

@@ -1,0 +1,76 @@
+/**
+ * The page's export (issue 12 §3, docs/subsets.md) as plain data, and the
+ * export worker's work: turn the pick (a filter, a chunk range, the cells
+ * above a cut-off) into a RecordSelection and stream exportSelection to a
+ * sink, walking the chunk index the page already has (nothing is rescanned).
+ * Node tests run runExportJob on real files; export.worker.ts is its thin
+ * Comlink entry.
+ */
+import type { ByteSource } from '../io/byteSource'
+import { exportSelection } from '../io/exportSelection'
+import type { ExportFormat, ExportSummary } from '../io/exportSelection'
+import type { RecordSelection } from '../io/selectedRecords'
+import type { SnappyFrameTable } from '../io/snappySource'
+import type { ChunkIndex } from '../rad/chunkIndex'
+import { identifyProducer } from '../rad/producer'
+import { compileFilter, matchRecords } from '../rad/recordFilter'
+import type { RecordFilter } from '../rad/recordFilter'
+import { inferSemantics } from '../rad/semantics'
+import { matchBarcodeSet } from '../rad/stats/barcodeSet'
+import type { BarcodeSet } from '../rad/stats/barcodeSet'
+import type { ByteSink } from '../rad/subsetWriter'
+import type { NbytesConvention, Prelude } from '../rad/types'
+
+/** Which records the user picked in the export dialog. */
+export type ExportPick =
+  /** Every record the filter matches (the filter is run again: all matches, not only the kept ones). */
+  | { kind: 'filter'; filter: RecordFilter }
+  /** Chunks from–to, 0-based, inclusive. */
+  | { kind: 'chunks'; from: number; to: number }
+  /** Records whose barcode is one of the cells above the knee plot's cut-off. */
+  | { kind: 'cells'; barcodes: BarcodeSet }
+
+/** Everything the export worker needs besides the file (plain data, structured-clonable). */
+export interface ExportJob {
+  format: ExportFormat
+  pick: ExportPick
+  prelude: Prelude
+  container: 'none' | 'snappy-framed'
+  /** A .sz file's frame table, as the index worker walked it. */
+  frames?: SnappyFrameTable | undefined
+  /** The session's chunk index (offsets in the RAD stream) and nbytes convention. */
+  index: ChunkIndex
+  convention: NbytesConvention
+}
+
+/** The RecordSelection of a pick; filters are compiled here, once (their errors are the user's words). */
+export function selectionFor(pick: ExportPick, prelude: Prelude): RecordSelection {
+  const sem = inferSemantics(prelude)
+  switch (pick.kind) {
+    case 'chunks':
+      return { chunks: [pick.from, pick.to] }
+    case 'filter': {
+      const compiled = compileFilter(pick.filter, prelude, sem)
+      return { match: (cols) => matchRecords(cols, compiled) }
+    }
+    case 'cells':
+      return { match: matchBarcodeSet(pick.barcodes, sem) }
+  }
+}
+
+/** Streams the job's records to `sink`; a collated file keeps its chunks (one cell each), as `rad subset` does. */
+export function runExportJob(
+  job: ExportJob,
+  source: ByteSource,
+  sink: ByteSink,
+  onProgress?: (visited: number, total: number | undefined) => void,
+  signal?: AbortSignal,
+): Promise<ExportSummary> {
+  const collated = identifyProducer(job.prelude, job.container).name === 'alevin-fry collate'
+  return exportSelection(job.format, source, job.prelude, selectionFor(job.pick, job.prelude), sink, {
+    known: { index: job.index, convention: job.convention },
+    keepSourceChunks: collated,
+    onProgress,
+    signal,
+  })
+}
