@@ -217,8 +217,9 @@ export class RadSession {
     // A cached index without statistics gets them once the pass is done; one with them is kept as it is.
     if (indexSource === 'cache' && stats === undefined) return
     const bytes = cacheEntry(opened, this.index, summary, stats)
-    if (bytes)
+    if (bytes) {
       void this.indexCache.put(fingerprintKey(opened.hashed), bytes, sourceName(this.source)).catch(() => undefined)
+    }
   }
 
   /**
