@@ -32,7 +32,7 @@ function label(state: SessionState): string {
   if (state.cancelled && !state.opened) return 'Cancelled before the header was read'
   if (state.cancelled) return 'Indexing cancelled — showing the chunks found'
   if (state.indexSource === 'sidecar') return 'Indexed from its sidecar index (.rdx) — the file was not scanned'
-  if (state.indexSource === 'cache') return 'Indexed from this browser’s cache — the file was seen before, not scanned'
+  if (state.indexSource === 'cache') return 'Indexed from this browser’s cache — not scanned again'
   return state.summary?.status === 'damaged' ? 'Indexed — damaged chunks found (see Integrity)' : 'Indexed'
 }
 

@@ -91,7 +91,7 @@ function StatsStatus({ view, onCancel, onRestart }: { view: StatsView; onCancel:
   return (
     <span className="muted" data-testid="stats-progress">
       Every record counted
-      {view.restored ? ' on an earlier visit (kept with the cached index)' : ''}
+      {view.restored ? ' on an earlier visit' : ''}
       {p ? ` in ${fmtDuration(p.elapsedMs / 1000)}` : ''}
       {p && p.skippedChunks > 0 ? `; ${fmtCount(p.skippedChunks)} damaged chunks left out` : ''}.
     </span>
