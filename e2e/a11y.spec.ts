@@ -227,3 +227,18 @@ test('the export dialog (choices, a disabled one with its reason, the summary) h
     await expect(page.getByTestId('export-button')).toBeFocused()
   }
 })
+
+test('the start page with recent files and the cached-indexes control has no serious or critical axe violation', async ({
+  page,
+}) => {
+  await openSample(page)
+  await expect(page.getByTestId('stats-panel')).toHaveAttribute('data-state', 'done', { timeout: 30_000 })
+  await page.goto('/')
+  await expect(page.getByTestId('clear-cache')).toBeEnabled()
+  await expectAccessible(page, 'start page with recent files', EXCLUDED)
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await expectAccessible(page, 'start page with recent files (dark)', EXCLUDED)
+  await page.getByTestId('clear-cache').click()
+  await expect(page.getByTestId('clear-cache')).toBeDisabled()
+  await expectAccessible(page, 'start page, cache cleared (dark)', EXCLUDED)
+})

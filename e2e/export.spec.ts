@@ -66,7 +66,6 @@ async function openSample(page: Page): Promise<void> {
 }
 
 async function filterBarcode(page: Page, barcode: string, matches: number): Promise<void> {
-  await page.getByTestId('filter-toggle').click()
   await page.getByTestId('filter-barcode').fill(barcode)
   await page.getByTestId('filter-barcode').press('Enter')
   await expect(page.getByTestId('filter-status')).toHaveAttribute('data-state', 'done')

@@ -91,3 +91,38 @@ test('recent files: an opened file is listed on the start page after a reload', 
   await expect(recent).toHaveAttribute('data-id', /^\d+-[0-9a-f]{16}$/)
   await expect(page.getByTestId('clear-cache')).toBeVisible()
 })
+
+test('the filter is kept in the address: a reload restores the bar and runs it once the file is open', async ({
+  page,
+}) => {
+  const exp = await expectedOfFile(PATH)
+  const barcode = must(exp.record(exp.records - 1).barcodes[0])
+  await page.goto('/')
+  await openFile(page)
+  await page.getByTestId('filter-barcode').fill(barcode)
+  await page.getByTestId('filter-barcode').press('Enter')
+  await expect(page.getByTestId('filter-status')).toHaveAttribute('data-state', 'done')
+  const count = must(await page.getByTestId('filter-count').getAttribute('data-value'))
+  expect(Number(count)).toBeGreaterThan(0)
+  await expect.poll(() => hashOf(page).get('filter')).toBe(`barcode=${barcode}`)
+
+  await page.reload()
+  await openFile(page)
+  await expect(page.getByTestId('filter-toggle')).toHaveAttribute('aria-expanded', 'true')
+  await expect(page.getByTestId('filter-barcode')).toHaveValue(barcode)
+  await expect(page.getByTestId('filter-status')).toHaveAttribute('data-state', 'done')
+  await expect(page.getByTestId('filter-count')).toHaveAttribute('data-value', count)
+})
+
+test('a link with a filter made for another file neither fills the bar nor filters', async ({ page }) => {
+  await page.goto('/')
+  await openFile(page)
+  await expect.poll(() => hashOf(page).get('fp')).toMatch(/^\d+-[0-9a-f]{16}$/)
+  const fp = must(hashOf(page).get('fp'))
+  await page.goto('about:blank')
+  await page.goto(`/#fp=${fp}&filter=${encodeURIComponent('min-aln=2')}`)
+  await openFile(page, OTHER)
+  await expect(page.getByTestId('link-mismatch')).toContainText('another file')
+  await expect(page.getByTestId('filter-min-aln')).toHaveValue('')
+  await expect(page.getByTestId('filter-status')).toHaveCount(0)
+})

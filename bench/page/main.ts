@@ -93,6 +93,8 @@ async function index(checkBeside = false): Promise<{ ms: number; firstMs: number
       1,
       proxy({
         indexSource: () => undefined,
+        cachedIndex: () => undefined,
+        cacheRejected: () => undefined,
         opened: (o: OpenedFile) => {
           got.opened = o
         },

@@ -278,3 +278,19 @@ export function assertSidecarMatches(known: KnownIndex, file: HashedFingerprint,
 export function hashFingerprint(size: number, head: Uint8Array, tail: Uint8Array): HashedFingerprint {
   return { size, headCrc: crc32c(head), tailCrc: crc32c(tail) }
 }
+
+function hex8(n: number): string {
+  return (n >>> 0).toString(16).padStart(8, '0')
+}
+
+/**
+ * The one short name of a file as it was opened, `SIZE-HEADTAIL`: its size in bytes and the two
+ * CRC-32C of the sidecar fingerprint in hex (8 digits each). Deep links (`#fp=…`), the index cache
+ * and the recent files key on it, and a sidecar matches the same fingerprint, so the three never
+ * disagree about which file is which. Hashing 64 KiB at each end (SIDECAR_HASH_BYTES) tells apart
+ * files of the same size that differ only past their first and last 4 KiB (two salmon runs of the
+ * same reads with -p 1 and -p 3: test/fixtures/salmon).
+ */
+export function fingerprintKey(fp: HashedFingerprint): string {
+  return `${String(fp.size)}-${hex8(fp.headCrc)}${hex8(fp.tailCrc)}`
+}

@@ -17,6 +17,7 @@ import type { DeepLink } from './useDeepLink'
 import { useSessionState } from './useRadSession'
 import { useFilterState, useRecordFilter } from './useRecordFilter'
 import { useSessionLink } from './useSessionLink'
+import { useFilterToLink, useLinkedFilter } from './useLinkedFilter'
 
 /** Below this width (app.css's narrow layout) the sidebar starts collapsed and opens over the records. */
 const NARROW_SCREEN = '(max-width: 899px)'
@@ -54,7 +55,7 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
   const sidebarId = useId()
   const filterId = useId()
   // filter.pickBarcode(seq) / filter.pickReference(name) start a filter from other panels (statistics).
-  const filter = useRecordFilter(session, !window.matchMedia(NARROW_SCREEN).matches)
+  const filter = useRecordFilter(session, !window.matchMedia(NARROW_SCREEN).matches, useFilterToLink(link))
   const filterState = useFilterState(filter.run)
   const [kneeCut, setKneeCut] = useState<KneeCut | undefined>(undefined)
 
@@ -62,6 +63,7 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
     setJump((j) => ({ record, open, seq: (j?.seq ?? 0) + 1 }))
   }, [])
   const linked = useSessionLink(session, state, link, goRecord, onFingerprint)
+  useLinkedFilter(link, state, linked.fp, filter)
   const goChunk = useCallback(
     (chunk: number) => {
       setCursorChunk(chunk)

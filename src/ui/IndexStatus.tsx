@@ -32,6 +32,7 @@ function label(state: SessionState): string {
   if (state.cancelled && !state.opened) return 'Cancelled before the header was read'
   if (state.cancelled) return 'Indexing cancelled — showing the chunks found'
   if (state.indexSource === 'sidecar') return 'Indexed from its sidecar index (.rdx) — the file was not scanned'
+  if (state.indexSource === 'cache') return 'Indexed from this browser’s cache — not scanned again'
   return state.summary?.status === 'damaged' ? 'Indexed — damaged chunks found (see Integrity)' : 'Indexed'
 }
 
@@ -50,8 +51,8 @@ export function announcement(state: SessionState, scanned: number, total: number
 export function IndexStatus({ state, onCancel }: Props) {
   const p = state.progress
   const total = p?.bytesTotal ?? state.opened?.sourceSize ?? state.fileSize
-  const fromSidecar = state.indexSource === 'sidecar'
-  const scanned = fromSidecar ? 0 : state.phase === 'done' && !state.cancelled ? total : (p?.bytesScanned ?? 0)
+  const fromKnown = state.indexSource !== 'scan'
+  const scanned = fromKnown ? 0 : state.phase === 'done' && !state.cancelled ? total : (p?.bytesScanned ?? 0)
   const running = state.phase === 'opening' || state.phase === 'indexing'
   // From the drop to the last chunk indexed: what the person waited, worker start-up included.
   const took = state.finishedAt === undefined ? undefined : (state.finishedAt - state.openedAt) / 1000
@@ -76,6 +77,11 @@ export function IndexStatus({ state, onCancel }: Props) {
           </button>
         )}
       </div>
+      {state.cacheRejected !== undefined && (
+        <p className="sidecar-rejected" role="alert" data-testid="cache-rejected">
+          The cached index was not used: {state.cacheRejected}. It was dropped and the file is scanned.
+        </p>
+      )}
       {state.sidecarRejected !== undefined && (
         <p className="sidecar-rejected" role="alert" data-testid="sidecar-rejected">
           The sidecar index was not used: {state.sidecarRejected}. The file is scanned instead.
@@ -113,9 +119,9 @@ interface FiguresProps {
 }
 
 function Figures({ scanned, total, state, rate, running, timeText }: FiguresProps) {
-  // A sidecar's index is whole at once: the bar is full though nothing was scanned.
-  const fromSidecar = state.indexSource === 'sidecar'
-  const share = fromSidecar ? 1 : total > 0 ? scanned / total : 0
+  // A sidecar's or the cache's index is whole at once: the bar is full though nothing was scanned.
+  const fromKnown = state.indexSource !== 'scan'
+  const share = fromKnown ? 1 : total > 0 ? scanned / total : 0
   return (
     <>
       <div
@@ -132,8 +138,8 @@ function Figures({ scanned, total, state, rate, running, timeText }: FiguresProp
         <div>
           <dt>Scanned</dt>
           <dd data-testid="stat-bytes" data-value={String(scanned)}>
-            {fromSidecar
-              ? `none of ${fmtBytes(total)}: indexed from the sidecar`
+            {fromKnown
+              ? `none of ${fmtBytes(total)}: indexed from the ${state.indexSource === 'cache' ? 'cache' : 'sidecar'}`
               : `${fmtBytes(scanned)} of ${fmtBytes(total)} (${fmtPercent(scanned, total)})`}
           </dd>
         </div>

@@ -34,7 +34,13 @@ export function StatsPanel(props: StatsPanelProps) {
   const { view } = props
   const json = view.report?.json
   return (
-    <section className="stats-panel" data-testid="stats-panel" data-state={view.phase} aria-labelledby="stats-title">
+    <section
+      className="stats-panel"
+      data-testid="stats-panel"
+      data-state={view.phase}
+      data-source={view.restored ? 'cache' : 'pass'}
+      aria-labelledby="stats-title"
+    >
       <div className="stats-head">
         <h2 id="stats-title">Statistics</h2>
         <StatsStatus view={view} onCancel={props.onCancel} onRestart={props.onRestart} />
@@ -125,6 +131,7 @@ function StatsStatus({ view, onCancel, onRestart }: { view: StatsView; onCancel:
   return (
     <span className="muted" data-testid="stats-progress">
       Every record counted
+      {view.restored ? ' on an earlier visit' : ''}
       {p ? ` in ${fmtDuration(p.elapsedMs / 1000)}` : ''}
       {p && p.skippedChunks > 0 ? `; ${fmtCount(p.skippedChunks)} damaged chunks left out` : ''}.
     </span>

@@ -57,3 +57,48 @@ export function draftToFilter(d: FilterDraft): RecordFilter | { problem: string 
   }
   return filter
 }
+
+/** The draft's text fields in the deep link's `filter` value, named as the CLI's flags (README). */
+const LINK_FIELDS = [
+  ['barcode', 'barcode'],
+  ['umi', 'umi'],
+  ['ref', 'ref'],
+  ['min-aln', 'minAln'],
+  ['max-aln', 'maxAln'],
+  ['frag-map-type', 'fragMapType'],
+] as const
+
+/**
+ * The draft as the deep link's `filter` value (deepLink.ts): `barcode=ACGT&hamming=1&ref=GAPDH`,
+ * the CLI's flag names, empty fields left out; '' for an empty draft.
+ */
+export function draftToLink(d: FilterDraft): string {
+  const params = new URLSearchParams()
+  for (const [name, key] of LINK_FIELDS) {
+    const value = d[key].trim()
+    if (value !== '') params.set(name, value)
+    if (key === 'barcode' && value !== '' && d.nearBarcode) params.set('hamming', '1')
+  }
+  if (d.orientation !== '') params.set('orientation', d.orientation)
+  return params.toString()
+}
+
+/** The draft a link's `filter` value names, or undefined when it names no field this bar has. */
+export function draftFromLink(text: string): FilterDraft | undefined {
+  const params = new URLSearchParams(text)
+  const d: FilterDraft = { ...EMPTY_DRAFT }
+  let any = false
+  for (const [name, key] of LINK_FIELDS) {
+    const value = params.get(name)
+    if (value === null || value.trim() === '') continue
+    d[key] = value
+    any = true
+  }
+  d.nearBarcode = d.barcode !== '' && params.get('hamming') === '1'
+  const orientation = params.get('orientation')
+  if (orientation === 'fw' || orientation === 'rc') {
+    d.orientation = orientation
+    any = true
+  }
+  return any ? d : undefined
+}

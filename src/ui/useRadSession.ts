@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { openRadSource } from '../workers/client'
+import { browserIndexCache } from './persist/indexCache'
 import type { RadSession, SessionState, SourceSpec } from '../workers/client'
 
 /**
@@ -16,7 +17,7 @@ export function useRadSession(): {
 
   const open = useCallback((source: SourceSpec, sidecar?: File) => {
     current.current?.dispose()
-    const next = openRadSource(source, sidecar ? { sidecar } : undefined)
+    const next = openRadSource(source, { indexCache: browserIndexCache, ...(sidecar ? { sidecar } : {}) })
     current.current = next
     setSession(next)
   }, [])

@@ -17,6 +17,8 @@ export interface RecordFilterControl {
   pickBarcode: (seq: string) => void
   /** Filters on one reference, by exact name (a regex anchored at both ends). */
   pickReference: (name: string) => void
+  /** Shows the bar with these fields and runs them (a deep link's `filter`). */
+  apply: (draft: FilterDraft) => void
   /** Whether the filter bar is shown (folded away, the records get its height). */
   shown: boolean
   setShown: (shown: boolean) => void
@@ -27,8 +29,15 @@ function exactName(name: string): string {
   return `/^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$/`
 }
 
-/** `initiallyShown`: the bar starts open on a wide screen, folded behind its toggle on a phone. */
-export function useRecordFilter(session: RadSession, initiallyShown = false): RecordFilterControl {
+/**
+ * `initiallyShown`: the bar starts open on a wide screen, folded behind its toggle on a phone.
+ * `onRun` hears each draft that starts a run (the deep link keeps it: useLinkedFilter.ts).
+ */
+export function useRecordFilter(
+  session: RadSession,
+  initiallyShown = false,
+  onRun?: (draft: FilterDraft) => void,
+): RecordFilterControl {
   const [draft, setDraft] = useState<FilterDraft>(EMPTY_DRAFT)
   const [run, setRun] = useState<FilterRun | undefined>(undefined)
   const [problem, setProblem] = useState<string | undefined>(undefined)
@@ -48,8 +57,9 @@ export function useRecordFilter(session: RadSession, initiallyShown = false): Re
       current.current = next
       setRun(next)
       if (!next) setProblem('The file is not open yet: try again in a moment.')
+      else onRun?.(d)
     },
-    [session],
+    [session, onRun],
   )
 
   useEffect(() => () => current.current?.cancel(), [])
@@ -60,25 +70,27 @@ export function useRecordFilter(session: RadSession, initiallyShown = false): Re
   const cancel = useCallback(() => {
     current.current?.cancel()
   }, [])
-  const pickBarcode = useCallback(
-    (seq: string) => {
-      const d = { ...EMPTY_DRAFT, barcode: seq }
+  const apply = useCallback(
+    (d: FilterDraft) => {
       setShown(true)
       setDraft(d)
       runDraft(d)
     },
     [runDraft],
+  )
+  const pickBarcode = useCallback(
+    (seq: string) => {
+      apply({ ...EMPTY_DRAFT, barcode: seq })
+    },
+    [apply],
   )
   const pickReference = useCallback(
     (name: string) => {
-      const d = { ...EMPTY_DRAFT, ref: exactName(name) }
-      setShown(true)
-      setDraft(d)
-      runDraft(d)
+      apply({ ...EMPTY_DRAFT, ref: exactName(name) })
     },
-    [runDraft],
+    [apply],
   )
-  return { draft, setDraft, run, problem, start, cancel, pickBarcode, pickReference, shown, setShown }
+  return { draft, setDraft, run, problem, start, cancel, pickBarcode, pickReference, apply, shown, setShown }
 }
 
 const IDLE = (): undefined => undefined

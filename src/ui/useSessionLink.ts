@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { fingerprintKey } from '../workers/client'
 import type { RadSession, SessionState } from '../workers/client'
 import { hasPosition } from './deepLink'
@@ -41,22 +41,14 @@ export function useSessionLink(
   jump: (record: number, open: number | undefined) => void,
   onFingerprint?: (fp: string) => void,
 ): SessionLink {
-  const [fp, setFp] = useState<string | undefined>(undefined)
   const [mismatch, setMismatch] = useState<string | undefined>(undefined)
-  const fingerprint = state.opened?.fingerprint
+  const hashed = state.opened?.hashed
+  // The sidecar's fingerprint, one function for links, the index cache and sidecars (fingerprintKey).
+  const fp = useMemo(() => hashed && fingerprintKey(hashed), [hashed])
 
   useEffect(() => {
-    if (!fingerprint) return
-    let live = true
-    void fingerprintKey(fingerprint).then((key) => {
-      if (!live) return
-      setFp(key)
-      onFingerprint?.(key)
-    })
-    return () => {
-      live = false
-    }
-  }, [fingerprint, onFingerprint])
+    if (fp !== undefined) onFingerprint?.(fp)
+  }, [fp, onFingerprint])
 
   const { target, settle, update } = link
   const refused = target && fp !== undefined && target.state.fp !== undefined && target.state.fp !== fp

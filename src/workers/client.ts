@@ -15,6 +15,7 @@ import type { SourceSpec } from '../io/sourceSpec'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { RadError, fmtInt } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
+import { fingerprintKey } from '../rad/sidecar'
 import type { ChunkColumns } from '../rad/types'
 import { ChunkCache } from './chunkCache'
 import { ChunkSchedule } from './chunkSchedule'
@@ -32,7 +33,10 @@ import type { OpenedFile, ScanEvents, ScanSummary } from './protocol'
 import { SessionStore } from './sessionStore'
 import { StatsRun } from './statsRun'
 import { statsWaitForAsk } from './statsOnOpen'
+import { cacheEntry, statsFromJson } from './sessionCache'
+import type { IndexCache } from './sessionCache'
 import type { SessionState } from './sessionStore'
+import type { StatsReport } from './statsProtocol'
 
 export type { IndexSource, OpenedFile, SalvageOffer, ScanProgress, ScanSummary } from './protocol'
 export type { IndexStore } from './indexStore'
@@ -46,7 +50,8 @@ export type { ExportFormat, ExportSummary } from '../io/exportSelection'
 export { prewarmIndexWorker } from './indexWorkerLink'
 export type { SourceSpec }
 export { urlSpec }
-export { fingerprintKey } from '../io/fingerprintKey'
+export { fingerprintKey } from '../rad/sidecar'
+export type { IndexCache } from './sessionCache'
 
 export interface SessionOptions {
   /** Byte budget of the decoded-chunk cache. */
@@ -56,6 +61,8 @@ export interface SessionOptions {
   workers?: { index: () => Worker; decode: () => Worker }
   /** A `.rdx` sidecar index of the file (docs/sidecar.md): installed instead of a scan when it matches. */
   sidecar?: Blob
+  /** The page's index cache (ADR 0007): a local file seen before opens from it, and a finished index is kept in it. */
+  indexCache?: IndexCache
 }
 
 const DEFAULT_CACHE_BYTES = 256 << 20
@@ -91,10 +98,13 @@ export class RadSession {
   private disposed = false
   /** The whole-file statistics pass, started when the index is done (statsRun.ts). */
   readonly stats: StatsRun
+  private readonly indexCache: IndexCache | undefined
 
   constructor(source: SourceSpec, opts: SessionOptions = {}) {
     this.id = nextJob++
     this.source = source
+    // Local files only: a URL's index comes from its sidecar, and its server may change the file.
+    this.indexCache = source.kind === 'file' ? opts.indexCache : undefined
     this.store = new SessionStore({ name: sourceName(source), size: knownSize(source) })
     this.cache = new ChunkCache(opts.cacheBytes ?? DEFAULT_CACHE_BYTES, () => {
       if (!this.disposed) this.store.bumpData()
@@ -108,6 +118,10 @@ export class RadSession {
     })
     this.stats = new StatsRun(this.pool, (e) => {
       if (e instanceof RadError && isFileChange(e)) this.fileChanged(e)
+    })
+    this.stats.subscribe(() => {
+      const view = this.stats.getState()
+      if (view.phase === 'done' && !view.restored) this.keepInCache(view.report)
     })
     this.indexWorker = new IndexWorkerLink((why) => {
       this.indexFailed(why)
@@ -158,8 +172,14 @@ export class RadSession {
       progress: (progress) => {
         if (!this.disposed) this.store.update({ progress })
       },
+      cachedIndex: (key) => this.indexCache?.get(key).catch(() => undefined),
+      cacheRejected: (key, why) => {
+        if (!this.disposed) this.store.update({ cacheRejected: why })
+        void this.indexCache?.drop(key).catch(() => undefined)
+      },
     }
-    const options = { checkBeside: checkBeside(cores()), ...(sidecar ? { sidecar } : {}) }
+    const useCache = this.indexCache !== undefined && !sidecar
+    const options = { checkBeside: checkBeside(cores()), useCache, ...(sidecar ? { sidecar } : {}) }
     this.indexWorker.api.scan(this.source, this.id, proxy(events), options).then(
       (summary) => {
         this.finishIndex(summary.error ? RadError.fromData(summary.error) : undefined, summary)
@@ -183,9 +203,35 @@ export class RadSession {
       records: this.index.records,
     })
     if (error instanceof RadError && isFileChange(error)) this.fileChanged(error)
-    else if (this.index.count > 0 && !summary?.cancelled) {
-      if (statsWaitForAsk(this.source, this.store.current.indexSource)) this.stats.offer()
-      else this.stats.start(this.index)
+    else if (this.index.count > 0 && !summary?.cancelled) this.startStats(summary)
+  }
+
+  /** Statistics a cached index or sidecar held show at once; otherwise the pass runs (and the index is kept). */
+  private startStats(summary: ScanSummary | undefined): void {
+    const kept = statsFromJson(summary?.stats)
+    if (kept) {
+      this.stats.restore(kept, this.index)
+      return
+    }
+    // A URL opened from its sidecar: the pass would read the whole file over the network; it waits to be asked.
+    if (statsWaitForAsk(this.source, this.store.current.indexSource)) {
+      this.stats.offer()
+      return
+    }
+    this.stats.start(this.index)
+    this.keepInCache(undefined)
+  }
+
+  /** Keeps this file's index (with its statistics, once done) in the page's cache, keyed by fingerprint (ADR 0007). */
+  private keepInCache(stats: StatsReport | undefined): void {
+    const { opened } = this
+    const { summary, changed, indexSource } = this.store.current
+    if (!this.indexCache || !opened || !summary || changed || this.disposed || indexSource === 'sidecar') return
+    // A cached index without statistics gets them once the pass is done; one with them is kept as it is.
+    if (indexSource === 'cache' && stats === undefined) return
+    const bytes = cacheEntry(opened, this.index, summary, stats)
+    if (bytes) {
+      void this.indexCache.put(fingerprintKey(opened.hashed), bytes, sourceName(this.source)).catch(() => undefined)
     }
   }
 

@@ -67,6 +67,12 @@ const api = {
           first: (index, chunks, convention, buffers) => events.first(transfer(index, buffers), chunks, convention),
           index: (added, convention, buffers) => events.index(transfer(added, buffers), convention),
           progress: (p) => events.progress(p),
+          ...(options?.useCache
+            ? {
+                cachedIndex: (key: string) => events.cachedIndex(key),
+                cacheRejected: (key: string, why: string) => events.cacheRejected(key, why),
+              }
+            : {}),
         },
         {
           signal: controller.signal,

@@ -65,6 +65,25 @@ export class IndexStore {
     return k < 0 ? -1 : k + (this.starts[lo] ?? 0)
   }
 
+  /** The whole index as one ChunkIndex (a copy): what the index cache encodes (sessionCache.ts). */
+  snapshot(): ChunkIndex {
+    const out: ChunkIndex = {
+      count: this.count,
+      offset: new Float64Array(this.count),
+      nbytes: new Uint32Array(this.count),
+      nrec: new Uint32Array(this.count),
+      firstRecord: new Float64Array(this.count),
+    }
+    this.slices.forEach((slice, s) => {
+      const at = this.starts[s] ?? 0
+      out.offset.set(slice.offset, at)
+      out.nbytes.set(slice.nbytes, at)
+      out.nrec.set(slice.nrec, at)
+      out.firstRecord.set(slice.firstRecord, at)
+    })
+    return out
+  }
+
   /** Forgets everything (the session is gone; something may still hold a reference to it). */
   clear(): void {
     this.slices.length = 0

@@ -1,6 +1,7 @@
 /**
  * Opening a file with an index known beforehand — a `.rdx` sidecar dropped or
- * fetched beside it (docs/sidecar.md), or one kept from an earlier visit —
+ * fetched beside it (docs/sidecar.md), or one the page's index cache kept from
+ * an earlier visit (ADR 0007) —
  * without walking its chunks. Only the file's fingerprint (two 64 KiB reads),
  * its prelude and the 4 KiB ends the page re-checks later are read; the whole
  * index is handed to the sink at once, and the verdict is the one recorded
@@ -13,8 +14,9 @@ import type { OpenedRad } from '../io/openRad'
 import { planSalvage } from '../io/salvage'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { RadError, fmtInt } from '../rad/errors'
-import { SidecarError, assertSidecarMatches, decodeSidecar } from '../rad/sidecar'
-import type { KnownIndex } from '../rad/sidecar'
+import { chunkSpan } from '../rad/chunk'
+import { SidecarError, assertSidecarMatches, decodeSidecar, fingerprintKey } from '../rad/sidecar'
+import type { HashedFingerprint, KnownIndex } from '../rad/sidecar'
 import type { IndexSource, ScanSummary } from './protocol'
 import { scanFile } from './scanFile'
 import type { ScanOptions, ScanSink } from './scanFile'
@@ -26,6 +28,30 @@ export const MAX_SIDECAR_BYTES = 256 << 20
 /** The sink of a scan that may start from a known index: it also hears where the index came from. */
 export interface KnownIndexSink extends ScanSink {
   indexSource(source: IndexSource, rejected: string | undefined): unknown
+  /** The page's index cache (ADR 0007): the `.rdx` bytes kept under a fingerprint key, if any. */
+  cachedIndex?: (key: string) => Uint8Array | undefined | Promise<Uint8Array | undefined>
+  /** A cached index that failed to decode or verify: the page drops it; the file is scanned. */
+  cacheRejected?: (key: string, why: string) => unknown
+}
+
+/** Where a known index came from, and the file's fingerprint when the caller took it already. */
+export interface KnownIndexOptions {
+  signal?: AbortSignal
+  from?: Exclude<IndexSource, 'scan'>
+  hashed?: HashedFingerprint
+}
+
+/** End of the last chunk in the table: past the end of the RAD stream, the table is for another file. */
+function assertTableFits(known: KnownIndex, streamSize: number, fileName: string): void {
+  const last = known.index.count - 1
+  if (last < 0) return
+  const end = (known.index.offset[last] ?? 0) + chunkSpan(known.index.nbytes[last] ?? 0, known.convention)
+  if (end > streamSize || known.endOffset > streamSize) {
+    throw new SidecarError(
+      'mismatch',
+      `its chunk table ends at byte ${fmtInt(Math.max(end, known.endOffset))}, past the end of ${fileName} (${fmtInt(streamSize)} bytes)`,
+    )
+  }
 }
 
 /** The salvage plan of a damaged file, as scanFile offers it (it reads only the prelude again). */
@@ -46,25 +72,29 @@ export async function openWithKnownIndex(
   file: ByteSource,
   known: KnownIndex,
   sink: KnownIndexSink,
-  signal?: AbortSignal,
+  opts: KnownIndexOptions = {},
 ): Promise<ScanSummary> {
+  const { signal } = opts
   const started = Date.now()
-  assertSidecarMatches(known, await takeHashedFingerprint(file, signal), file.name)
+  const hashed = opts.hashed ?? (await takeHashedFingerprint(file, signal))
+  assertSidecarMatches(known, hashed, file.name)
   const opened = await openRad(file, signal)
   if (opened.container !== known.container) {
     throw new SidecarError('mismatch', `the sidecar index describes a ${known.container} file, ${file.name} is not one`)
   }
+  assertTableFits(known, opened.source.size, file.name)
   const fingerprint = await takeFingerprint(file, signal)
   const { index, convention, verdict } = known
   const salvage = await salvageOf(opened, known)
   const pending = [
-    sink.indexSource('sidecar', undefined),
+    sink.indexSource(opts.from ?? 'sidecar', undefined),
     sink.opened({
       prelude: opened.prelude,
       container: opened.container,
       fileSize: opened.fileSize,
       sourceSize: opened.source.size,
       fingerprint,
+      hashed,
     }),
   ]
   // A copy: the sink may transfer the buffers away, and `known` may be kept (a cache).
@@ -92,6 +122,7 @@ export async function openWithKnownIndex(
     warnings: verdict.issues.filter((i) => i.severity !== 'error').map((i) => i.message),
     cancelled: false,
     elapsedMs: Date.now() - started,
+    ...(known.stats === undefined ? {} : { stats: known.stats }),
   }
 }
 
@@ -106,10 +137,55 @@ export async function readSidecar(sidecar: ByteSource, signal?: AbortSignal): Pr
   return decodeSidecar(await sidecar.read(0, sidecar.size, signal))
 }
 
+/** The fingerprint, or undefined when the file cannot be read (scanFile then reports why, as for any file). */
+async function fingerprintOrNothing(file: ByteSource, signal?: AbortSignal): Promise<HashedFingerprint | undefined> {
+  try {
+    return await takeHashedFingerprint(file, signal)
+  } catch (e) {
+    if (e instanceof RadError) return undefined
+    throw e
+  }
+}
+
+/** Not a problem with the known index (the file unreadable, a cancel): the scan reports it as usual. */
+function rethrowUnlessIndexProblem(e: unknown, signal: AbortSignal | undefined): void {
+  if (!(e instanceof SidecarError) && !(e instanceof RadError) && !signal?.aborted) throw e
+}
+
 /**
- * Opens `file` with its sidecar when there is one and it fits, else scans it
- * (scanFile). A sidecar that cannot be used is reported to the sink with the
- * reason, and the scan goes on as if there were none.
+ * The index the page's cache keeps for this fingerprint, installed (ADR 0007); undefined when
+ * there is none, or when it fails to decode or verify (the sink hears why and drops it).
+ */
+async function fromCache(
+  file: ByteSource,
+  hashed: HashedFingerprint,
+  sink: KnownIndexSink,
+  signal: AbortSignal | undefined,
+): Promise<ScanSummary | undefined> {
+  if (!sink.cachedIndex) return undefined
+  const key = fingerprintKey(hashed)
+  const bytes = await sink.cachedIndex(key)
+  if (!bytes) return undefined
+  try {
+    return await openWithKnownIndex(file, decodeSidecar(bytes), sink, {
+      from: 'cache',
+      hashed,
+      ...(signal ? { signal } : {}),
+    })
+  } catch (e) {
+    rethrowUnlessIndexProblem(e, signal)
+    if (signal?.aborted) return undefined
+    const why = e instanceof Error ? e.message.replace(/^the sidecar index/, 'the cached index') : String(e)
+    await sink.cacheRejected?.(key, why)
+    return undefined
+  }
+}
+
+/**
+ * Opens `file` with its sidecar when there is one and it fits, else with the
+ * index the page's cache keeps for it, else scans it (scanFile). A sidecar or
+ * cached index that cannot be used is reported to the sink with the reason,
+ * and the scan goes on as if there were none.
  */
 export async function scanOrInstall(
   file: ByteSource,
@@ -117,18 +193,25 @@ export async function scanOrInstall(
   sink: KnownIndexSink,
   opts: ScanOptions = {},
 ): Promise<ScanSummary> {
+  const { signal } = opts
+  const hashed = await fingerprintOrNothing(file, signal)
+  const withHash: ScanOptions = hashed ? { ...opts, hashed } : opts
+  let rejected: string | undefined
   if (sidecar) {
     try {
-      const known = await readSidecar(sidecar, opts.signal)
-      return await openWithKnownIndex(file, known, sink, opts.signal)
+      const known = await readSidecar(sidecar, signal)
+      return await openWithKnownIndex(file, known, sink, {
+        ...(signal ? { signal } : {}),
+        ...(hashed ? { hashed } : {}),
+      })
     } catch (e) {
-      // Not a sidecar problem (the file unreadable, a cancel): the scan below reports it as usual.
-      const rejected = e instanceof SidecarError ? e.message : undefined
-      if (!(e instanceof SidecarError) && !(e instanceof RadError) && !opts.signal?.aborted) throw e
-      await sink.indexSource('scan', rejected)
-      return scanFile(file, sink, opts)
+      rethrowUnlessIndexProblem(e, signal)
+      rejected = e instanceof SidecarError ? e.message : undefined
     }
+  } else if (hashed) {
+    const cached = await fromCache(file, hashed, sink, signal)
+    if (cached) return cached
   }
-  await sink.indexSource('scan', undefined)
-  return scanFile(file, sink, opts)
+  await sink.indexSource('scan', rejected)
+  return scanFile(file, sink, withHash)
 }

@@ -13,6 +13,7 @@ import type { ScanTiming } from '../io/scanPace'
 import type { SnappyFrameTable } from '../io/snappySource'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import type { RadErrorData } from '../rad/errors'
+import type { HashedFingerprint } from '../rad/sidecar'
 import type { IntegrityIssue, IntegrityStatus } from '../rad/integrity'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { FilterBatchResult, FilterJob } from './filterBatch'
@@ -28,6 +29,8 @@ export interface OpenedFile {
   sourceSize: number
   /** The file's size and the bytes at both ends when it was opened: the page re-checks them (docs/integrity.md). */
   fingerprint: FileFingerprint
+  /** The sidecar fingerprint (64 KiB ends hashed): what deep links, the index cache and sidecars name the file by (fingerprintKey). */
+  hashed: HashedFingerprint
   /** For a .sz file, the frame table the index worker walked: decode workers reuse it. */
   frames?: SnappyFrameTable
   /** A URL's size and ETag/Last-Modified as first read: the decode workers read against this version. */
@@ -36,8 +39,8 @@ export interface OpenedFile {
 
 export type { ScanProgress }
 
-/** Where a session's index came from: a walk of the file, or a `.rdx` sidecar (knownIndex.ts). */
-export type IndexSource = 'scan' | 'sidecar'
+/** Where a session's index came from: a walk of the file, a `.rdx` sidecar, or the page's index cache (knownIndex.ts). */
+export type IndexSource = 'scan' | 'sidecar' | 'cache'
 
 /** Callbacks the index worker calls while it scans (passed as a Comlink.proxy). */
 export interface ScanEvents {
@@ -49,6 +52,10 @@ export interface ScanEvents {
   progress(p: ScanProgress): void
   /** Before anything else: whether a sidecar's index is used, or why a sidecar given was rejected. */
   indexSource(source: IndexSource, rejected: string | undefined): void
+  /** Asked once the fingerprint is known, when ScanRequest.useCache: the `.rdx` bytes the page keeps for this key, if any. */
+  cachedIndex(key: string): Uint8Array | undefined | Promise<Uint8Array | undefined>
+  /** The cached index could not be used (it is then dropped and the file scanned), in plain words. */
+  cacheRejected(key: string, why: string): void
 }
 
 /**
@@ -89,6 +96,8 @@ export interface ScanSummary {
    * the integrity verdict, comes only when that pass has finished.
    */
   mappedMs?: number
+  /** Whole-file statistics a sidecar or the index cache held (a StatsReport as JSON), shown instead of a new pass. */
+  stats?: unknown
 }
 
 export interface ScanRequest {
@@ -99,6 +108,8 @@ export interface ScanRequest {
   checkBeside: boolean
   /** A `.rdx` sidecar index of the file (docs/sidecar.md): used when it matches, else the file is scanned. */
   sidecar?: Blob
+  /** The page keeps an index cache: ask it (ScanEvents.cachedIndex) before scanning. */
+  useCache?: boolean
 }
 
 export interface IndexApi {

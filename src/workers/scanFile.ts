@@ -1,5 +1,5 @@
 import type { ByteSource } from '../io/byteSource'
-import { confirmUnchanged, isFileChange, takeFingerprint } from '../io/fileFingerprint'
+import { confirmUnchanged, isFileChange, takeFingerprint, takeHashedFingerprint } from '../io/fileFingerprint'
 import type { FileFingerprint } from '../io/fileFingerprint'
 import { openRad } from '../io/openRad'
 import type { OpenedRad } from '../io/openRad'
@@ -9,6 +9,7 @@ import { SnappyFramedSource } from '../io/snappySource'
 import type { ScanResult } from '../io/scanChunks'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { RadError } from '../rad/errors'
+import type { HashedFingerprint } from '../rad/sidecar'
 import { integrityStatus, issueFromError } from '../rad/integrity'
 import type { IntegrityIssue } from '../rad/integrity'
 import { inferSemantics } from '../rad/semantics'
@@ -41,6 +42,8 @@ export interface ScanOptions {
   checker?: (prelude: Prelude) => RecordChecker | undefined
   /** How long the walk should stay paused now: the page holds it while the user scrolls (scanChunks). */
   held?: () => number
+  /** The file's sidecar fingerprint when the caller took it already (scanOrInstall). */
+  hashed?: HashedFingerprint
 }
 
 /** What the walk and the record checks found, in file order. */
@@ -169,6 +172,7 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
     const { source, prelude } = opened
     // What the file looked like, to confirm before the verdict that it is still the file read (docs/integrity.md).
     const fingerprint = await takeFingerprint(file, signal)
+    const hashed = opts.hashed ?? (await takeHashedFingerprint(file, signal))
     pending.push(
       sink.opened({
         prelude,
@@ -176,6 +180,7 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
         fileSize: opened.fileSize,
         sourceSize: source.size,
         fingerprint,
+        hashed,
         ...(source instanceof SnappyFramedSource ? { frames: source.frameTable() } : {}),
       }),
     )

@@ -42,6 +42,8 @@ export interface SessionState {
   indexSource: IndexSource
   /** Why a sidecar given with the file was not used (it is then scanned), in plain words. */
   sidecarRejected: string | undefined
+  /** Why the index cache's entry for this file was not used (it is dropped, the file scanned), in plain words. */
+  cacheRejected: string | undefined
 }
 
 function initialState(file: { name: string; size: number }): SessionState {
@@ -64,6 +66,7 @@ function initialState(file: { name: string; size: number }): SessionState {
     changed: undefined,
     indexSource: 'scan',
     sidecarRejected: undefined,
+    cacheRejected: undefined,
   }
 }
 

@@ -25,6 +25,8 @@ export interface StatsView {
   cancelled: boolean
   /** Idle until asked (statsOnOpen.ts): the page offers to start the pass. */
   offered: boolean
+  /** The report was kept from an earlier visit (the index cache, ADR 0007): no pass ran this time. */
+  restored?: boolean
 }
 
 const IDLE: StatsView = {
@@ -36,6 +38,12 @@ const IDLE: StatsView = {
   offered: false,
 }
 
+function requestsOf(index: IndexStore): ChunkRequest[] {
+  const reqs: ChunkRequest[] = []
+  for (let k = 0; k < index.count; k++) reqs.push({ chunk: k, offset: index.offset(k), nbytes: index.nbytes(k) })
+  return reqs
+}
+
 let nextPass = 1
 
 export class StatsRun {
@@ -45,6 +53,8 @@ export class StatsRun {
   private pass = 0
   private readonly pool: DecodePool
   private readonly onFailed: (e: Error) => void
+  /** Set by restore(): the cut-offs need the workers' totals, so a pass runs behind the shown report first. */
+  private behind: { index: IndexStore; totals: Promise<void> | undefined } | undefined
 
   /** `onFailed` hears of a failure other than a cancel (a changed file, a worker that died). */
   constructor(pool: DecodePool, onFailed: (e: Error) => void) {
@@ -67,8 +77,8 @@ export class StatsRun {
   /** Starts a pass over every indexed chunk (a running one is cancelled first). */
   start(index: IndexStore): void {
     this.cancel()
-    const reqs: ChunkRequest[] = []
-    for (let k = 0; k < index.count; k++) reqs.push({ chunk: k, offset: index.offset(k), nbytes: index.nbytes(k) })
+    this.behind = undefined
+    const reqs = requestsOf(index)
     const abort = new AbortController()
     this.abort = abort
     const pass = nextPass++
@@ -113,18 +123,37 @@ export class StatsRun {
     this.update({ ...IDLE, offered: true })
   }
 
+  /** Shows a finished report kept from an earlier visit (ADR 0007) instead of running the pass. */
+  restore(report: StatsReport, index: IndexStore): void {
+    this.cancel()
+    this.behind = { index, totals: undefined }
+    this.update({ ...IDLE, phase: 'done', report, restored: true })
+  }
+
+  /** A restored report's pass, run without showing (once): the cut-offs are asked of its totals. */
+  private totalsBehind(index: IndexStore): Promise<void> {
+    const pass = nextPass++
+    this.pass = pass
+    const workers = this.pool.workers()
+    const abort = new AbortController()
+    this.abort = abort
+    const quiet = () => undefined
+    return runStatsPass(workers.calls, workers.convention, requestsOf(index), {
+      pass,
+      signal: abort.signal,
+      onProgress: quiet,
+      onPartial: quiet,
+    }).then(() => undefined)
+  }
+
   cancel(): void {
     if (this.view.phase !== 'running') return
     this.abort?.abort()
   }
 
   /** alevin-fry's --expect-cells / --force-cells cut-offs, from the finished pass's totals. */
-  async cutoffs(expectCells: number | undefined, forceCells: number | undefined): Promise<StatsCutoffs> {
-    if (this.view.phase !== 'done') throw new Error('the statistics pass has not finished')
-    const head = this.pool.workers().calls[0]
-    if (!head) throw new Error('internal: no decode worker')
-    const pass = this.pass
-    return head((api) => api.statsCutoffs(pass, expectCells, forceCells))
+  cutoffs(expectCells: number | undefined, forceCells: number | undefined): Promise<StatsCutoffs> {
+    return this.askHead((api, pass) => api.statsCutoffs(pass, expectCells, forceCells))
   }
 
   /** The finished pass's barcodes with at least `minCount` records (the export's cells above a cut-off). */
@@ -137,11 +166,18 @@ export class StatsRun {
     return this.askHead((api, pass) => api.statsTsv(pass))
   }
 
-  /** Asks the worker holding the finished pass's merged totals (the first decode worker). */
-  private askHead<T>(ask: (api: Remote<DecodeWorkerApi>, pass: number) => Promise<T>): Promise<T> {
-    if (this.view.phase !== 'done') return Promise.reject(new Error('the statistics pass has not finished'))
+  /**
+   * Asks the worker holding the finished pass's merged totals (the first decode worker). A report
+   * restored from the cache has no totals in the workers: the pass runs behind it first, once.
+   */
+  private async askHead<T>(ask: (api: Remote<DecodeWorkerApi>, pass: number) => Promise<T>): Promise<T> {
+    if (this.view.phase !== 'done') throw new Error('the statistics pass has not finished')
+    if (this.behind) {
+      this.behind.totals ??= this.totalsBehind(this.behind.index)
+      await this.behind.totals
+    }
     const head = this.pool.workers().calls[0]
-    if (!head) return Promise.reject(new Error('internal: no decode worker'))
+    if (!head) throw new Error('internal: no decode worker')
     const pass = this.pass
     return head((api) => ask(api, pass))
   }

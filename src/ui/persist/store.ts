@@ -119,6 +119,13 @@ export class PersistStore {
     await committed(tx)
   }
 
+  /** Drops one index (it failed to decode or verify: the file is scanned again). */
+  async deleteIndex(key: string): Promise<void> {
+    const tx = this.db.transaction(INDEXES, 'readwrite')
+    tx.objectStore(INDEXES).delete(key)
+    await committed(tx)
+  }
+
   /** How many indexes are kept and their bytes, for the "clear cached indexes" control. */
   async indexUsage(): Promise<{ count: number; bytes: number }> {
     const tx = this.db.transaction(INDEXES, 'readonly')

@@ -76,3 +76,22 @@ describe('PersistStore recent files', () => {
     expect((await store.recentFiles())[0]?.url).toBe('https://x/map.rad')
   })
 })
+
+describe('PersistStore: dropping one index', () => {
+  it('deletes that key only, and the usage follows', async () => {
+    const store = await fresh()
+    await store.putIndex('a', new Uint8Array(10), 'a')
+    await store.putIndex('b', new Uint8Array(20), 'b')
+    await store.deleteIndex('a')
+    expect(await store.getIndex('a')).toBeUndefined()
+    expect(await store.indexUsage()).toEqual({ count: 1, bytes: 20 })
+  })
+
+  it('keeps the most recent under the cap as indexes arrive', async () => {
+    const store = await fresh(50)
+    for (const k of ['a', 'b', 'c', 'd']) await store.putIndex(k, new Uint8Array(20), k)
+    expect(await store.indexUsage()).toEqual({ count: 2, bytes: 40 })
+    expect(await store.getIndex('c')).toBeDefined()
+    expect(await store.getIndex('d')).toBeDefined()
+  })
+})
