@@ -5,6 +5,7 @@ import './comlinkErrors'
 import { BlobSource } from '../io/blobSource'
 import { openByteSource, remoteVersionOf } from '../io/sourceSpec'
 import type { SourceSpec } from '../io/sourceSpec'
+import { loadWasmCodecs } from '../rad/codecWasm'
 import { RadError } from '../rad/errors'
 import type { Prelude } from '../rad/types'
 import type { RecordChecker } from './checksBeside'
@@ -90,4 +91,6 @@ const api = {
   },
 }
 
+// zstd in wasm (ADR 0010); chunks decoded before it is ready use fzstd, which decodes them the same.
+void loadWasmCodecs()
 expose(api)
