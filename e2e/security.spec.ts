@@ -97,8 +97,9 @@ test('the production build works under its Content-Security-Policy, which blocks
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')
   for (const directive of [
     "default-src 'self'",
-    "script-src 'self'",
-    "connect-src 'self'",
+    // 'wasm-unsafe-eval' and connect-src data:: the workers' zstd decoder is wasm fetched from a data: URL (ADR 0010).
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "connect-src 'self' data:",
     "worker-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
@@ -125,6 +126,12 @@ test('the production build works under its Content-Security-Policy, which blocks
     .getByTestId('integrity-panel')
     .evaluate((el) => getComputedStyle(el).borderLeftStyle === 'solid')
   expect(styled).toBe(true)
+  const wasmCompiles = await page.evaluate(async () => {
+    const module = await fetch('data:application/wasm;base64,AGFzbQEAAAA=') // an empty wasm module
+    await WebAssembly.instantiate(await module.arrayBuffer())
+    return true
+  })
+  expect(wasmCompiles).toBe(true)
   expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([])
   expect(violations).toEqual([])
 

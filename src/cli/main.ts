@@ -1,3 +1,4 @@
+import { loadWasmCodecs } from '../rad/codecWasm'
 import { RadError } from '../rad/errors'
 import { NodeFileSource } from './nodeFileSource'
 import { runDump, runInfo, runSalvage, runValidate, runView } from './commands'
@@ -136,6 +137,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${args}\n`)
     return 1
   }
+  await loadWasmCodecs() // zstd in wasm, else fzstd (ADR 0010)
   const out = new Output(process.stdout)
   try {
     const code = await run(args, out)

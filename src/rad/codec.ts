@@ -176,6 +176,25 @@ export function zstdBounds(src: Uint8Array): { output: number; alloc: number } |
   return { output, alloc }
 }
 
+/**
+ * A faster zstd decoder put in place of fzstd (codecWasm.ts, ADR 0010): the
+ * frame's bytes, or undefined when it could not decode them — fzstd then
+ * decodes them again and gives its verdict, so damaged frames read as before.
+ */
+export type ZstdDecoder = (payload: Uint8Array, bound: number) => Uint8Array | undefined
+let fastZstd: ZstdDecoder | undefined
+/**
+ * Largest output handed to the fast decoder: its wasm memory grows to the
+ * largest frame and never shrinks. Real chunks are a few MB (salmon flushes
+ * every ~5000 reads); fzstd decodes anything bigger.
+ */
+const FAST_ZSTD_MAX_OUTPUT = 32 << 20
+
+/** Decodes zstd chunks with `decoder` from now on (undefined: fzstd again). Called once per thread at start-up. */
+export function installZstdDecoder(decoder: ZstdDecoder | undefined): void {
+  fastZstd = decoder
+}
+
 function decodeZstd(payload: Uint8Array, chunk: number, offset: number): Uint8Array {
   const bounds = zstdBounds(payload)
   if (typeof bounds === 'string') throw decompressFailed(bounds, chunk, offset)
@@ -192,6 +211,10 @@ function decodeZstd(payload: Uint8Array, chunk: number, offset: number): Uint8Ar
       chunk,
       offset,
     )
+  }
+  if (fastZstd && bounds.output > 0 && bounds.output <= FAST_ZSTD_MAX_OUTPUT) {
+    const decoded = fastZstd(payload, bounds.output)
+    if (decoded) return decoded
   }
   try {
     return zstdDecompress(payload)

@@ -4,6 +4,7 @@ import './comlinkErrors'
 import type { ByteSource } from '../io/byteSource'
 import { confirmUnchanged } from '../io/fileFingerprint'
 import { openSource } from '../io/readPrelude'
+import { loadWasmCodecs } from '../rad/codecWasm'
 import { SnappyFramedSource } from '../io/snappySource'
 import { openByteSource } from '../io/sourceSpec'
 import { decodeBatch, makeDecoder } from './decodeBatch'
@@ -52,4 +53,6 @@ const api: DecodeWorkerApi = {
   ...statsMethods(() => ready ?? Promise.reject(new Error('internal: decode worker used before open()'))),
 }
 
+// zstd in wasm (ADR 0010); chunks decoded before it is ready use fzstd, which decodes them the same.
+void loadWasmCodecs()
 expose(api)

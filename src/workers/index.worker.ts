@@ -4,6 +4,7 @@ import type { Remote } from 'comlink'
 import './comlinkErrors'
 import { openByteSource, remoteVersionOf } from '../io/sourceSpec'
 import type { SourceSpec } from '../io/sourceSpec'
+import { loadWasmCodecs } from '../rad/codecWasm'
 import { RadError } from '../rad/errors'
 import type { Prelude } from '../rad/types'
 import type { RecordChecker } from './checksBeside'
@@ -98,4 +99,6 @@ const api = {
   },
 }
 
+// zstd in wasm (ADR 0010); chunks decoded before it is ready use fzstd, which decodes them the same.
+void loadWasmCodecs()
 expose(api)
