@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs'
+import { readFileSync, utimesSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
-import { FIXTURES, expectedOfFile, must, recordRow } from './helpers'
+import { FIXTURES, expectedOfFile, must, recordRow, tempDir, withBadReference } from './helpers'
 
 /**
  * The cached reopen (issue 13 §4, ADR 0007): a local file's index and statistics are kept in the
@@ -11,10 +11,14 @@ import { FIXTURES, expectedOfFile, must, recordRow } from './helpers'
  */
 const PATH = `${FIXTURES}/rad-chromium-v3-small.rad`
 const SAME_SIZE = `${FIXTURES}/rad-chromium-v3-small-p3.rad`
-const SHOTS = '/tmp/shots-cache'
+let tmp: ReturnType<typeof tempDir>
 
 test.beforeAll(() => {
-  mkdirSync(SHOTS, { recursive: true })
+  tmp = tempDir()
+})
+
+test.afterAll(() => {
+  tmp.remove()
 })
 
 async function open(page: Page, path: string): Promise<void> {
@@ -58,13 +62,32 @@ test('a file opened before reopens from the cache at once, its last record reach
   await page.getByTestId('goto-record').fill(String(last))
   await page.getByTestId('goto-record').press('Enter')
   await expect(recordRow(page, last)).toContainText(must(exp.record(last).umi))
-  await page.screenshot({ path: `${SHOTS}/cached-reopen.png` })
 
   await startPage(page)
   await open(page, SAME_SIZE)
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-source', 'scan')
   await expect(page.getByTestId('cache-rejected')).toHaveCount(0)
+})
+
+test('a copy damaged in the middle (same size, same 64 KiB ends) is scanned and found damaged, never "Clean" from the cache', async ({
+  page,
+}) => {
+  const original = new Uint8Array(readFileSync(PATH))
+  const kept = tmp.write('kept.rad', original)
+  const { bytes } = await withBadReference(original, 2)
+  const damaged = tmp.write('damaged.rad', bytes)
+  expect(bytes.length).toBe(original.length)
+  // The same name and size, edited in place: only the modification time tells the cache.
+  await startPage(page)
+  await openAndKeep(page, kept)
+  tmp.write('kept.rad', readFileSync(damaged))
+  const later = new Date(Date.now() + 60_000)
+  utimesSync(kept, later, later)
+  await startPage(page)
+  await open(page, kept)
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-source', 'scan')
+  await expect(page.getByTestId('integrity-panel')).toHaveAttribute('data-status', 'damaged')
 })
 
 test('clear cached indexes empties the cache: the next open scans again', async ({ page }) => {

@@ -103,8 +103,9 @@ export class RadSession {
   constructor(source: SourceSpec, opts: SessionOptions = {}) {
     this.id = nextJob++
     this.source = source
-    // Local files only: a URL's index comes from its sidecar, and its server may change the file.
-    this.indexCache = source.kind === 'file' ? opts.indexCache : undefined
+    // Local files only (a URL's index comes from its sidecar, and its server may change the file),
+    // and only Files, whose modification time is part of the key (cacheKey).
+    this.indexCache = source.kind === 'file' && source.file instanceof File ? opts.indexCache : undefined
     this.store = new SessionStore({ name: sourceName(source), size: knownSize(source) })
     this.cache = new ChunkCache(opts.cacheBytes ?? DEFAULT_CACHE_BYTES, () => {
       if (!this.disposed) this.store.bumpData()
@@ -172,10 +173,10 @@ export class RadSession {
       progress: (progress) => {
         if (!this.disposed) this.store.update({ progress })
       },
-      cachedIndex: (key) => this.indexCache?.get(key).catch(() => undefined),
+      cachedIndex: (key) => this.indexCache?.get(this.cacheKey(key)).catch(() => undefined),
       cacheRejected: (key, why) => {
         if (!this.disposed) this.store.update({ cacheRejected: why })
-        void this.indexCache?.drop(key).catch(() => undefined)
+        void this.indexCache?.drop(this.cacheKey(key)).catch(() => undefined)
       },
     }
     const useCache = this.indexCache !== undefined && !sidecar
@@ -231,8 +232,21 @@ export class RadSession {
     if (indexSource === 'cache' && stats === undefined) return
     const bytes = cacheEntry(opened, this.index, summary, stats)
     if (bytes) {
-      void this.indexCache.put(fingerprintKey(opened.hashed), bytes, sourceName(this.source)).catch(() => undefined)
+      void this.indexCache
+        .put(this.cacheKey(fingerprintKey(opened.hashed)), bytes, sourceName(this.source))
+        .catch(() => undefined)
     }
+  }
+
+  /**
+   * The index cache's key: the fingerprint (size and the 64 KiB ends) and the file's modification
+   * time. The fingerprint alone misses an edit in the middle of the file, and a cached index
+   * carries its verdict: a file rewritten in place, or another file with the same ends (a copy
+   * with one chunk damaged), must be scanned again, never shown "Clean" from the cache.
+   */
+  private cacheKey(fingerprint: string): string {
+    const modified = this.source.kind === 'file' && this.source.file instanceof File ? this.source.file.lastModified : 0
+    return `${fingerprint}@${String(modified)}`
   }
 
   /**
