@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
-import { SAMPLE, expectedOfFile, must, recordRow } from './helpers'
+import { SAMPLE, expectedOfFile, must, recordRow, serveDist } from './helpers'
+import type { DistServer } from './helpers'
 
 /**
  * Static hosting (issue 13 §4): the production build (vite `base: './'`) works from any base
@@ -12,33 +8,17 @@ import { SAMPLE, expectedOfFile, must, recordRow } from './helpers'
  * and answers 404 everywhere else, so any asset, worker or sample URL rooted at `/` would fail.
  */
 const BASE = '/pages/rad-viewer/'
-const TYPES: Record<string, string> = { html: 'text/html', js: 'text/javascript', css: 'text/css' }
 
-let server: Server
+let dist: DistServer
 let origin: string
 
 test.beforeAll(async () => {
-  server = createServer((req, res) => {
-    const path = (req.url ?? '').split('?')[0] ?? ''
-    const rel = path === BASE ? 'index.html' : path.startsWith(BASE) ? path.slice(BASE.length) : ''
-    if (rel === '' || rel.includes('..')) {
-      res.writeHead(404).end()
-      return
-    }
-    try {
-      const body = readFileSync(join('dist', rel))
-      const type = TYPES[rel.split('.').pop() ?? ''] ?? 'application/octet-stream'
-      res.writeHead(200, { 'Content-Type': type }).end(body)
-    } catch {
-      res.writeHead(404).end()
-    }
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  origin = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`
+  dist = await serveDist(BASE)
+  origin = dist.origin
 })
 
 test.afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve))
+  await dist.close()
 })
 
 test('the build works from a base path: page, styles, workers and the sample all load under it', async ({ page }) => {

@@ -4,6 +4,8 @@
  * here from the real salmon fixtures.
  */
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from '@playwright/test'
@@ -373,4 +375,61 @@ export async function dropFiles(page: Page, files: readonly { name: string; byte
     },
     files.map(({ name, bytes }) => ({ name, b64: Buffer.from(bytes).toString('base64') })),
   )
+}
+
+/** What a static host sends for the build's file kinds (other kinds: application/octet-stream). */
+const DIST_TYPES: Readonly<Record<string, string>> = {
+  html: 'text/html',
+  js: 'text/javascript',
+  css: 'text/css',
+  webmanifest: 'application/manifest+json',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+}
+
+export interface DistServer {
+  origin: string
+  /** Every path asked, in order. */
+  served: string[]
+  /** Drops open connections (a browser's keep-alive). */
+  dropConnections: () => void
+  close: () => Promise<void>
+}
+
+/**
+ * Serves dist/ under `base` on a random loopback port, as a bare static host (a project's GitHub
+ * Pages) would: `base` is index.html, other paths under it are files, anything else is 404.
+ */
+export async function serveDist(base: string): Promise<DistServer> {
+  const served: string[] = []
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0] ?? ''
+    served.push(path)
+    const rel = path === base ? 'index.html' : path.startsWith(base) ? path.slice(base.length) : ''
+    if (rel === '' || rel.includes('..')) {
+      res.writeHead(404).end()
+      return
+    }
+    try {
+      const body = readFileSync(join('dist', rel))
+      const type = DIST_TYPES[rel.split('.').pop() ?? ''] ?? 'application/octet-stream'
+      res.writeHead(200, { 'Content-Type': type }).end(body)
+    } catch {
+      res.writeHead(404).end()
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`
+  const close = async (): Promise<void> => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
+  return {
+    origin,
+    served,
+    dropConnections: () => {
+      server.closeAllConnections()
+    },
+    close,
+  }
 }

@@ -1,11 +1,8 @@
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { startRangeServer } from '../test/helpers/rangeServer'
-import { SAMPLE, expectedOfFile, must, recordRow } from './helpers'
+import { SAMPLE, expectedOfFile, must, recordRow, serveDist } from './helpers'
+import type { DistServer } from './helpers'
 
 /**
  * Offline and installable (issue 13 §4, docs/adr/0008). A bare static server puts dist/ under a
@@ -14,45 +11,19 @@ import { SAMPLE, expectedOfFile, must, recordRow } from './helpers'
  * reload still renders the page, and the bundled sample still opens and shows its records.
  */
 const BASE = '/pages/rad-viewer/'
-const TYPES: Record<string, string> = {
-  html: 'text/html',
-  js: 'text/javascript',
-  css: 'text/css',
-  webmanifest: 'application/manifest+json',
-  svg: 'image/svg+xml',
-  png: 'image/png',
-}
 
 test.use({ serviceWorkers: 'allow' })
 
-let server: Server
+let dist: DistServer
 let origin: string
-const served: string[] = []
 
 test.beforeAll(async () => {
-  server = createServer((req, res) => {
-    const path = (req.url ?? '').split('?')[0] ?? ''
-    served.push(path)
-    const rel = path === BASE ? 'index.html' : path.startsWith(BASE) ? path.slice(BASE.length) : ''
-    if (rel === '' || rel.includes('..')) {
-      res.writeHead(404).end()
-      return
-    }
-    try {
-      const body = readFileSync(join('dist', rel))
-      const type = TYPES[rel.split('.').pop() ?? ''] ?? 'application/octet-stream'
-      res.writeHead(200, { 'Content-Type': type }).end(body)
-    } catch {
-      res.writeHead(404).end()
-    }
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  origin = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`
+  dist = await serveDist(BASE)
+  origin = dist.origin
 })
 
 test.afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
+  await dist.close()
 })
 
 test('once loaded, the viewer works offline: reload, then "Try a sample" shows records', async ({ page, context }) => {
@@ -69,8 +40,8 @@ test('once loaded, the viewer works offline: reload, then "Try a sample" shows r
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
 
   await context.setOffline(true)
-  server.closeAllConnections()
-  const before = served.length
+  dist.dropConnections()
+  const before = dist.served.length
   await page.reload()
   await expect(page.getByRole('button', { name: 'Try a sample' })).toBeVisible()
   const sample = await expectedOfFile(SAMPLE)
@@ -82,7 +53,7 @@ test('once loaded, the viewer works offline: reload, then "Try a sample" shows r
   await page.getByTestId('goto-record').press('Enter')
   await expect(recordRow(page, last)).toContainText(must(sample.record(last).umi))
   // Everything came from the worker's cache: the server heard nothing after going offline.
-  expect(served.slice(before)).toEqual([])
+  expect(dist.served.slice(before)).toEqual([])
   expect(violations).toEqual([])
   await context.setOffline(false)
 })
