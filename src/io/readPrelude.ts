@@ -6,6 +6,7 @@ import type { Prelude } from '../rad/types'
 import type { ByteSource } from './byteSource'
 import { throwIfAborted } from './byteSource'
 import { SnappyFramedSource } from './snappySource'
+import type { SnappyFrameTable } from './snappySource'
 
 const FIRST_READ = 64 << 10
 /** A prelude is MBs for a human transcriptome; beyond this it is garbage. */
@@ -52,4 +53,18 @@ export async function openSource(file: ByteSource, signal?: AbortSignal): Promis
     return { source, container: 'snappy-framed', fileSize: file.size }
   }
   return { source: file, container: 'none', fileSize: file.size }
+}
+
+/**
+ * The RAD stream of a file already opened once (its container known): a .sz file is unwrapped,
+ * from the frame table an earlier walk found when it came along, so offsets in the chunk index
+ * are positions in the RAD stream. What the decode and export workers read.
+ */
+export async function radStreamOf(
+  file: ByteSource,
+  container: OpenedSource['container'],
+  frames: SnappyFrameTable | undefined,
+): Promise<ByteSource> {
+  if (container !== 'snappy-framed') return file
+  return frames ? SnappyFramedSource.fromTable(file, frames) : (await openSource(file)).source
 }

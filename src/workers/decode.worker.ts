@@ -3,9 +3,8 @@ import { expose, transfer } from 'comlink'
 import './comlinkErrors'
 import type { ByteSource } from '../io/byteSource'
 import { confirmUnchanged } from '../io/fileFingerprint'
-import { openSource } from '../io/readPrelude'
+import { radStreamOf } from '../io/readPrelude'
 import { loadWasmCodecs } from '../rad/codecWasm'
-import { SnappyFramedSource } from '../io/snappySource'
 import { openByteSource } from '../io/sourceSpec'
 import { decodeBatch, makeDecoder } from './decodeBatch'
 import type { Decoder } from './decodeBatch'
@@ -23,15 +22,7 @@ const api: DecodeWorkerApi = {
     ready = (async () => {
       const file = await openByteSource(spec)
       raw = file
-      // A .sz file is unwrapped here too (offsets in the index are positions in the RAD stream),
-      // from the frame table the index worker walked when it came along.
-      const source =
-        container !== 'snappy-framed'
-          ? file
-          : frames
-            ? SnappyFramedSource.fromTable(file, frames)
-            : (await openSource(file)).source
-      return makeDecoder(source, prelude)
+      return makeDecoder(await radStreamOf(file, container, frames), prelude)
     })()
     return ready.then(() => undefined)
   },

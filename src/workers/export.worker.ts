@@ -2,8 +2,7 @@
 import { expose, transfer } from 'comlink'
 import './comlinkErrors'
 import type { ExportSummary } from '../io/exportSelection'
-import { openSource } from '../io/readPrelude'
-import { SnappyFramedSource } from '../io/snappySource'
+import { radStreamOf } from '../io/readPrelude'
 import { openByteSource } from '../io/sourceSpec'
 import type { SourceSpec } from '../io/sourceSpec'
 import type { ByteSink } from '../rad/subsetWriter'
@@ -36,13 +35,7 @@ function owned(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
 const api: ExportWorkerApi = {
   async run(spec, job, sink, onProgress) {
     const file = await openByteSource(spec)
-    // Index offsets are positions in the RAD stream: a .sz file is unwrapped as the decode workers do.
-    const source =
-      job.container !== 'snappy-framed'
-        ? file
-        : job.frames
-          ? SnappyFramedSource.fromTable(file, job.frames)
-          : (await openSource(file)).source
+    const source = await radStreamOf(file, job.container, job.frames)
     const remote: ByteSink = {
       write: (bytes) => {
         const b = owned(bytes)
