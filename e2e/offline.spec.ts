@@ -52,8 +52,9 @@ test('once loaded, the viewer works offline: reload, then "Try a sample" shows r
   await page.getByTestId('goto-record').fill(String(last))
   await page.getByTestId('goto-record').press('Enter')
   await expect(recordRow(page, last)).toContainText(must(sample.record(last).umi))
-  // Everything came from the worker's cache: the server heard nothing after going offline.
-  expect(dist.served.slice(before)).toEqual([])
+  // Everything came from the worker's cache: the server heard nothing after going offline but,
+  // at times, the browser's own update check of the worker script (not page data; a race).
+  expect(dist.served.slice(before).filter((path) => !path.endsWith('/sw.js'))).toEqual([])
   expect(violations).toEqual([])
   await context.setOffline(false)
 })
