@@ -195,6 +195,15 @@ export class StatsAccumulator {
   readonly barcodes: BarcodeCounter[]
   readonly pairs: CountTable | undefined
   pairShift = 0
+  /**
+   * While true, the barcodes of records with a UMI are not counted apart:
+   * every such record is in the exact pair table, and a barcode's records
+   * are the sum of its pairs' counts (one table probe a record instead of
+   * two; docs/adr/0009). `movedToBarcodes[id]` is how much of pair id's
+   * count the barcode table already holds (moveCountsToBarcodes).
+   */
+  private barcodesFromPairs: boolean
+  private movedToBarcodes = new Float64Array(0)
   readonly refUnique: Float64Array
   readonly refMulti: Float64Array
   readonly mappingType = new Histogram(DENSE_HISTOGRAM)
@@ -235,6 +244,7 @@ export class StatsAccumulator {
         : undefined
     this.refUnique = new Float64Array(prelude.refCount)
     this.refMulti = new Float64Array(prelude.refCount)
+    this.barcodesFromPairs = this.pairs !== undefined && levels === 1
   }
 
   /**
@@ -248,14 +258,25 @@ export class StatsAccumulator {
     this.noteChunk(cols.chunk, n)
     this.countAlnPerRecord(cols.alnStart, n)
     if (this.barcodes.length > 0 && this.fillRows(cols)) {
-      this.countBarcodes(n)
-      if (this.pairs && this.hasUmi) this.countPairs(n)
+      if (
+        this.barcodesFromPairs &&
+        this.hasUmi &&
+        this.pairShift === 0 &&
+        this.pairs!.size + n <= this.pairs!.maxEntries
+      ) {
+        this.countPairs(n) // no record can be refused: every barcode is counted through its pair
+      } else {
+        if (this.hasUmi) this.stopBarcodesFromPairs() // this chunk's pairs may be refused
+        this.countBarcodes(n)
+        if (this.pairs && this.hasUmi) this.countPairs(n)
+      }
       if (n > 0) this.chunkBarcodes[cols.chunk] = this.mixedChunk(n) ? 2 : 1
     }
     const readType =
       this.sem.mappingType?.level === 'read' ? wordsOf(cols.readColumns[this.sem.mappingType.tag]) : undefined
     const alnViews = this.alignmentViews(cols)
     const alnStart = cols.alnStart
+    if (!readType && this.countPackedAlignments(alnViews, alnStart, n)) return
     for (let r = 0; r < n; r++) {
       const type = readType ? readType.data[readType.wide ? 2 * r : r]! : undefined
       if (type !== undefined) this.mappingType.add(type)
@@ -385,7 +406,45 @@ export class StatsAccumulator {
     }
   }
 
+  /**
+   * Adds to the barcode table what the pair table counted since the last
+   * call (barcodesFromPairs): a pair's key starts with its barcode's.
+   */
+  private moveCountsToBarcodes(): void {
+    const pairs = this.pairs
+    if (!this.barcodesFromPairs || !pairs) return
+    if (this.movedToBarcodes.length < pairs.size) {
+      const grown = new Float64Array(Math.max(pairs.size, 2 * this.movedToBarcodes.length))
+      grown.set(this.movedToBarcodes)
+      this.movedToBarcodes = grown
+    }
+    const moved = this.movedToBarcodes
+    const whole = this.barcodes[0]!
+    const PW = pairs.keyWords
+    for (let id = 0; id < pairs.size; id++) {
+      const d = pairs.counts[id]! - moved[id]!
+      if (d > 0) whole.add(pairs.keys, id * PW, d)
+      moved[id] = pairs.counts[id]!
+    }
+  }
+
+  /** Takes the pair counts as they are now as already in the barcode table. */
+  private markPairCountsMoved(): void {
+    const pairs = this.pairs
+    if (!this.barcodesFromPairs || !pairs) return
+    if (this.movedToBarcodes.length < pairs.size) this.movedToBarcodes = new Float64Array(pairs.size)
+    this.movedToBarcodes.set(pairs.counts.subarray(0, pairs.size))
+  }
+
+  /** Barcodes are counted apart from now on (the pair table may refuse or drop pairs). */
+  private stopBarcodesFromPairs(): void {
+    this.moveCountsToBarcodes()
+    this.barcodesFromPairs = false
+    this.movedToBarcodes = new Float64Array(0)
+  }
+
   private halvePairs(shift: number): void {
+    this.stopBarcodesFromPairs()
     const pairs = this.pairs!
     this.pairShift = shift
     pairs.retain((_id, hash) => inSample(hash, shift))
@@ -403,6 +462,37 @@ export class StatsAccumulator {
       frag: sem.fragmentLength === undefined ? undefined : wordsOf(cols.alnColumns[sem.fragmentLength]),
       alnType: sem.mappingType?.level === 'alignment' ? wordsOf(cols.alnColumns[sem.mappingType.tag]) : undefined,
     }
+  }
+
+  /**
+   * countAlignments for every record of a chunk in one loop, for the shape
+   * of scRNA files (one u32 word per alignment packing orientation and
+   * reference, §5.3; nothing else counted per alignment); false for other
+   * shapes. The same counts, without a call per record (docs/adr/0009).
+   */
+  private countPackedAlignments(v: AlignmentViews, alnStart: Uint32Array, n: number): boolean {
+    const data = v.ori?.data
+    if (!(data instanceof Uint32Array) || v.top2 || !v.packed || v.refCol || v.frag || v.alnType) return false
+    const mask = v.packed === 'top2bits' ? 0x3fffffff : 0x7fffffff
+    const unique = this.refUnique
+    const multi = this.refMulti
+    const refCount = unique.length
+    let fw = 0
+    let k = alnStart[0]!
+    for (let r = 0; r < n; r++) {
+      const to = alnStart[r + 1]!
+      const refs = to - k === 1 ? unique : multi
+      for (; k < to; k++) {
+        const w = data[k]!
+        if (w >= 0x80000000) fw++
+        const ref = w & mask
+        if (ref < refCount) refs[ref]!++
+      }
+    }
+    const total = k - alnStart[0]!
+    this.orientation[FW]! += fw
+    this.orientation[RC]! += total - fw
+    return true
   }
 
   private countAlignments(v: AlignmentViews, from: number, to: number, naln: number, type: number | undefined): void {
@@ -430,6 +520,7 @@ export class StatsAccumulator {
 
   /** The state: compact copies, structured-clonable, buffers transferable (statsTransferables). */
   exportState(): StatsState {
+    this.moveCountsToBarcodes()
     return {
       version: 1,
       records: this.records,
@@ -457,8 +548,14 @@ export class StatsAccumulator {
     this.alignments += s.alignments
     this.alnPerRecord.addState(s.alnPerRecord)
     addInto(this.orientation, s.orientation)
+    this.moveCountsToBarcodes()
+    const pairs = this.pairs
+    if (pairs && (s.pairShift > this.pairShift || pairs.size + s.pairs.size > pairs.maxEntries)) {
+      this.stopBarcodesFromPairs() // the merge may halve the pairs
+    }
     s.barcodes.forEach((b, i) => this.barcodes[i]?.merge(b))
     this.mergePairs(s)
+    this.markPairCountsMoved() // s's barcodes came with s.barcodes: its pairs' counts are not moved again
     addInto(this.refUnique, s.refUnique)
     addInto(this.refMulti, s.refMulti)
     this.mappingType.addState(s.mappingType)

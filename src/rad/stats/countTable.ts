@@ -138,6 +138,7 @@ export class CountTable {
     this.counts[id] = n
     slots[2 * s] = id + 1
     slots[2 * s + 1] = hash
+    if (4 * this.size > 3 * (this.mask + 1)) this.growSlots()
     return id
   }
 
@@ -229,7 +230,16 @@ export class CountTable {
     counts.set(this.counts)
     this.keys = keys
     this.counts = counts
-    this.slots = new Int32Array(2 * slotCountFor(cap))
+  }
+
+  /**
+   * Twice the slots, when the entries fill ¾ of them. Slots follow the
+   * entries held, not the room made for them: a table of 19k pairs probes
+   * 256 KB of slots, not the 512 KB its 32k-entry arrays would ask for
+   * (docs/adr/0009).
+   */
+  private growSlots(): void {
+    this.slots = new Int32Array(4 * (this.mask + 1))
     this.mask = this.slots.length / 2 - 1
     this.rebuildSlots()
   }

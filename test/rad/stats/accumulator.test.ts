@@ -356,6 +356,33 @@ describe('caps: past them, documented estimates', () => {
     expect(s.records).toBe(exact.records)
   })
 
+  it("barcode counts stay exact through the page's schedule: reports, drains and merges, the pair cap reached midway", async () => {
+    // Barcodes are counted through their pairs until the pair table could
+    // refuse one (docs/adr/0009): every hand-over between the two ways is crossed here.
+    const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
+    const exact = statsJson(accumulate(r), r.prelude, r.sem)
+    for (const maxPairs of [1 << 20, 5000, 800]) {
+      const opts = { maxPairs }
+      const workers = [0, 1, 2].map(() => createStatsAccumulator(r.prelude, r.sem, opts))
+      r.chunks.forEach((c, k) => {
+        workers[k % 3]!.addChunk(c)
+        if (k % 2 === 0) workers[0]!.exportState() // a report
+        if (k % 3 === 2) {
+          // statsPass.ts's drain: each other worker's state merged into worker 0's, one at a time
+          for (let i = 1; i < 3; i++) {
+            workers[0]!.merge(workers[i]!.exportState())
+            workers[i] = createStatsAccumulator(r.prelude, r.sem, opts)
+          }
+        }
+      })
+      for (let i = 1; i < 3; i++) workers[0]!.merge(workers[i]!.exportState())
+      const s = statsJson(workers[0]!.exportState(), r.prelude, r.sem, opts)
+      expect(s.barcodes).toEqual(exact.barcodes)
+      expect(s.records).toBe(exact.records)
+      if (maxPairs === 1 << 20) expect(s).toEqual(exact)
+    }
+  })
+
   it('a merge past the pair cap samples both sides alike', async () => {
     const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
     const opts = { maxPairs: 3000 }
