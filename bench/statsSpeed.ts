@@ -5,7 +5,8 @@
  * workers do (decodeChunkInPlace), and one of them also adds each chunk to a
  * StatsAccumulator. Ratio = pass MB/s / decode MB/s.
  *
- *   npx tsx bench/statsSpeed.ts [salmon|distinct] [MiB]       speed (default: salmon 256)
+ *   npx tsx bench/statsSpeed.ts [salmon|distinct|run] [MiB]   speed (default: salmon 256; run: the
+ *       chunks of bench/data/salmon-large.rad, made by npm run bench, repeated as in salmon-1g.rad)
  *   node --expose-gc --import tsx bench/statsSpeed.ts memory [MiB] [workers] [drainEvery]
  *       memory of the every-barcode-different case: `workers` accumulators
  *       (default 3) take 32 MiB batches in turn; every `drainEvery` batches
@@ -31,12 +32,14 @@ import { buildRad, tag } from '../test/helpers/radWriter'
 const print = (line: string): boolean => process.stdout.write(`${line}\n`)
 const DATA = join(import.meta.dirname, 'data')
 const FIXTURE = join(import.meta.dirname, '..', 'test', 'fixtures', 'salmon', 'rad-chromium-v3-small.rad')
+/** The salmon 5M-read run that bench/generate.ts repeats into salmon-1g.rad (15k barcodes, 4.7M pairs). */
+const RUN = join(DATA, 'salmon-large.rad')
 const MiB = 1 << 20
 const RECORDS_PER_CHUNK = 5000
 
 /** The fixture's chunks repeated to `bytes` (num_chunks rewritten), as bench/generate.ts replicate(). */
-function makeSalmon(out: string, bytes: number): void {
-  const src = new Uint8Array(readFileSync(FIXTURE))
+function makeSalmon(out: string, bytes: number, source = FIXTURE): void {
+  const src = new Uint8Array(readFileSync(source))
   const prelude = parsePrelude(src, src.length)
   const body = src.subarray(prelude.firstChunkOffset)
   let chunksPerCopy = 0
@@ -94,6 +97,7 @@ function input(kind: string, mib: number): string {
   if (!existsSync(out) || statSync(out).size < mib * MiB * 0.9) {
     console.error(`[stats bench] writing ${out}…`)
     if (kind === 'distinct') makeDistinct(out, mib * MiB)
+    else if (kind === 'run') makeSalmon(out, mib * MiB, RUN)
     else makeSalmon(out, mib * MiB)
   }
   return out
