@@ -79,7 +79,7 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
     statsDrain(id) {
       const p = currentNow(id)
       const state = p.acc.exportState()
-      p.acc = createStatsAccumulator(p.decoder.prelude, p.sem)
+      p.acc = createStatsAccumulator(p.decoder.prelude, p.sem, { pairShift: state.pairShift })
       return transfer(state, statsTransferables(state))
     },
     statsMerge(id, states) {

@@ -244,7 +244,8 @@ export class StatsAccumulator {
         : undefined
     this.refUnique = new Float64Array(prelude.refCount)
     this.refMulti = new Float64Array(prelude.refCount)
-    this.barcodesFromPairs = this.pairs !== undefined && levels === 1
+    this.pairShift = this.pairs ? (opts.pairShift ?? 0) : 0
+    this.barcodesFromPairs = this.pairs !== undefined && levels === 1 && this.pairShift === 0
   }
 
   /**

@@ -119,6 +119,12 @@ export interface StatsOptions {
   maxBarcodes?: number
   /** Distinct (barcode, UMI) pairs kept before sampling halves. */
   maxPairs?: number
+  /**
+   * Sample pairs from the start at ½^pairShift. A worker drained mid-pass
+   * resumes at its rate (statsWorker.ts): the merge would thin its pairs to
+   * that rate anyway, and starting over at 1 halved its table again.
+   */
+  pairShift?: number
   /** Top list length (20 by the issue). */
   top?: number
   /** For the expect-cells cut-off (alevin-fry `--expect-cells`). */
