@@ -177,6 +177,34 @@ export function zstdBounds(src: Uint8Array): { output: number; alloc: number } |
 }
 
 /**
+ * The content of a payload that is one zstd frame holding one stored (Raw)
+ * block, without a dictionary or checksum — a view on the payload, nothing
+ * to decode (RFC 8878 §3.1.1.2.2: a Raw block is its content as is); undefined
+ * for any other payload. zstd stores a block that compression would not
+ * shrink: 63% of the ~50-byte chunks of a collated file (bench/results.md).
+ * Called after zstdBounds accepted the payload.
+ */
+export function storedZstdBlock(src: Uint8Array): Uint8Array | undefined {
+  if (src.length < 9 || u32At(src, 0) !== 0xfd2fb528) return undefined
+  const fhd = src[4] ?? 0
+  if ((fhd & 0b111) !== 0) return undefined // a dictionary id, or a content checksum to verify
+  const single = (fhd >> 5) & 1
+  let p = single ? 5 : 6
+  const sizeBytes = [single, 2, 4, 8][fhd >> 6] ?? 0
+  let size = 0
+  for (let i = sizeBytes - 1; i >= 0; i--) size = size * 256 + (src[p + i] ?? 0)
+  if (sizeBytes === 2) size += 256
+  p += sizeBytes
+  if (p + 3 > src.length) return undefined
+  const h = (src[p] ?? 0) | ((src[p + 1] ?? 0) << 8) | ((src[p + 2] ?? 0) << 16)
+  const blockSize = h >>> 3
+  // The last block (bit 0), Raw (type 0 in bits 1–2), and the payload's end.
+  if ((h & 0b111) !== 1 || p + 3 + blockSize !== src.length) return undefined
+  if (sizeBytes > 0 && size !== blockSize) return undefined
+  return src.subarray(p + 3, src.length)
+}
+
+/**
  * A faster zstd decoder put in place of fzstd (codecWasm.ts, ADR 0010): the
  * frame's bytes, or undefined when it could not decode them — fzstd then
  * decodes them again and gives its verdict, so damaged frames read as before.
@@ -212,6 +240,8 @@ function decodeZstd(payload: Uint8Array, chunk: number, offset: number): Uint8Ar
       offset,
     )
   }
+  const stored = storedZstdBlock(payload)
+  if (stored) return stored
   if (fastZstd && bounds.output > 0 && bounds.output <= FAST_ZSTD_MAX_OUTPUT) {
     const decoded = fastZstd(payload, bounds.output)
     if (decoded) return decoded

@@ -1,5 +1,6 @@
+import { decompress as fzstdDecompress } from 'fzstd'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { decompressChunk, installZstdDecoder } from '../../src/rad/codec'
+import { decompressChunk, installZstdDecoder, storedZstdBlock } from '../../src/rad/codec'
 import { loadWasmCodecs } from '../../src/rad/codecWasm'
 import { RadError } from '../../src/rad/errors'
 import { loadZstd, zstdFrame } from '../helpers/radWriter'
@@ -69,4 +70,58 @@ describe('zstd chunks decoded by libzstd in wasm (codecWasm.ts)', () => {
       expect(wasm).toEqual(js)
     }
   }, 120_000)
+})
+
+describe('a frame that stores its one block (storedZstdBlock)', () => {
+  it('is read without decoding: the bytes fzstd gives, as a view on the payload', () => {
+    const data = records(200)
+    const frame = frameWithoutContentSize(data)
+    const stored = storedZstdBlock(frame)
+    expect(stored).toEqual(data)
+    expect(stored?.buffer).toBe(frame.buffer)
+    expect(outcome(frame)).toEqual(fzstdDecompress(frame))
+    // With a content size (single segment, 1-byte size), as zstd writes small chunks.
+    const sized = Uint8Array.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 200, ...frame.subarray(6)])
+    expect(storedZstdBlock(sized)).toEqual(data)
+  })
+
+  it('is left to the decoder when it has a checksum, a dictionary, more blocks, or a size that disagrees', () => {
+    const frame = frameWithoutContentSize(records(40))
+    const variant = (at: number, value: number): Uint8Array => {
+      const v = frame.slice()
+      v[at] = value
+      return v
+    }
+    expect(storedZstdBlock(variant(4, 0x04))).toBeUndefined() // content checksum flag
+    expect(storedZstdBlock(variant(4, 0x01))).toBeUndefined() // dictionary id flag
+    expect(storedZstdBlock(variant(6, (frame[6] ?? 0) & ~1))).toBeUndefined() // not the last block
+    expect(storedZstdBlock(Uint8Array.from([...frame, 0]))).toBeUndefined() // bytes after the block
+    const sized = Uint8Array.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 39, ...frame.subarray(6)])
+    expect(storedZstdBlock(sized)).toBeUndefined() // content size 39, block 40
+  })
+
+  it('reads every damaged stored frame that zstdBounds lets through as fzstd does', () => {
+    installZstdDecoder(undefined)
+    const good = Uint8Array.from([
+      0x28,
+      0xb5,
+      0x2f,
+      0xfd,
+      0x20,
+      48,
+      ...frameWithoutContentSize(records(48)).subarray(6),
+    ])
+    let viewed = 0
+    for (let at = 0; at < good.length; at++) {
+      const flipped = good.slice()
+      flipped[at] = (flipped[at] ?? 0) ^ 0xff
+      for (const payload of [flipped, good.subarray(0, at)]) {
+        const got = outcome(payload)
+        if (typeof got === 'string' || !storedZstdBlock(payload)) continue
+        viewed++
+        expect(got).toEqual(fzstdDecompress(payload))
+      }
+    }
+    expect(viewed).toBeGreaterThan(40) // the flipped content bytes at least
+  })
 })
