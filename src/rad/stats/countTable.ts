@@ -138,7 +138,6 @@ export class CountTable {
     this.counts[id] = n
     slots[2 * s] = id + 1
     slots[2 * s + 1] = hash
-    if (4 * this.size > 3 * (this.mask + 1)) this.growSlots()
     return id
   }
 
@@ -185,19 +184,17 @@ export class CountTable {
   /** Keeps the entries for which `keep(id, hash)` is true, in order; rebuilds the slots. */
   retain(keep: (id: number, hash: number) => boolean): void {
     const W = this.keyWords
-    /** New id + 1 of each old id, 0 when dropped. */
-    const renumber = new Int32Array(this.size)
     let out = 0
     for (let id = 0; id < this.size; id++) {
       if (!keep(id, this.hashOf(id))) continue
       if (out !== id) {
-        for (let i = 0; i < W; i++) this.keys[out * W + i] = this.keys[id * W + i]!
+        this.keys.copyWithin(out * W, id * W, id * W + W)
         this.counts[out] = this.counts[id]!
       }
-      renumber[id] = ++out
+      out++
     }
     this.size = out
-    this.rehash(this.slots.length, renumber)
+    this.rebuildSlots()
   }
 
   /** A compact copy (transferable, structured-clonable). */
@@ -232,48 +229,26 @@ export class CountTable {
     counts.set(this.counts)
     this.keys = keys
     this.counts = counts
-  }
-
-  /**
-   * Twice the slots, when the entries fill ¾ of them. Slots follow the
-   * entries held, not the room made for them: a table of 19k pairs probes
-   * 256 KB of slots, not the 512 KB its 32k-entry arrays would ask for
-   * (docs/adr/0009).
-   */
-  private growSlots(): void {
-    this.rehash(2 * this.slots.length)
-  }
-
-  /**
-   * New slots of `words` words, filled from the old ones in slot order with
-   * the hashes they hold (ids renumbered by `renumber` when given: id + 1
-   * of each old id, 0 to drop it). In slot order, the new slots are written
-   * nearly in order too: for the pair table past the caches (16 MB of
-   * slots), re-inserting in id order cost a cache miss an entry, 20% of a
-   * sampled pass (docs/adr/0009).
-   */
-  private rehash(words: number, renumber?: Int32Array): void {
-    const old = this.slots
-    const slots = new Int32Array(words)
-    const mask = words / 2 - 1
-    for (let o = 0; o < old.length; o += 2) {
-      const v = old[o]!
-      if (v === 0) continue
-      const id = renumber ? renumber[v - 1]! : v
-      if (id === 0) continue
-      const hash = old[o + 1]!
-      let s = hash & mask
-      while (slots[2 * s] !== 0) s = (s + 1) & mask
-      slots[2 * s] = id
-      slots[2 * s + 1] = hash
-    }
-    this.slots = slots
-    this.mask = mask
+    this.slots = new Int32Array(2 * slotCountFor(cap))
+    this.mask = this.slots.length / 2 - 1
+    this.rebuildSlots()
   }
 
   /** The slot hash of entry `id` (recomputed: no per-entry hash is kept, to save 4 bytes an entry). */
   private hashOf(id: number): number {
     return hashWords(this.keys, id * this.keyWords, this.keyWords, this.seed)
+  }
+
+  private rebuildSlots(): void {
+    const slots = this.slots
+    slots.fill(0)
+    for (let id = 0; id < this.size; id++) {
+      const hash = this.hashOf(id)
+      let s = hash & this.mask
+      while (slots[2 * s] !== 0) s = (s + 1) & this.mask
+      slots[2 * s] = id + 1
+      slots[2 * s + 1] = hash
+    }
   }
 }
 
