@@ -48,8 +48,8 @@ function salmonSource(): [string, string] {
   }
 }
 
-/** Writes prelude + chunks repeated to at least `target` bytes, num_chunks rewritten. */
-function replicate(source: string, target: number, out: string): void {
+/** Writes prelude + chunks repeated to at least `target` bytes, num_chunks rewritten (kept when already written). */
+export function replicate(source: string, target: number, out: string): void {
   if (existsSync(out) && statSync(out).size >= target) return
   const bytes = new Uint8Array(readFileSync(source))
   const prelude = parsePrelude(bytes, bytes.length)

@@ -28,31 +28,15 @@ import { createStatsAccumulator, statsJson } from '../src/rad/stats'
 import type { StatsAccumulator } from '../src/rad/stats'
 import type { Prelude } from '../src/rad/types'
 import { buildRad, tag } from '../test/helpers/radWriter'
+import { DATA, replicate } from './generate'
 
 const print = (line: string): boolean => process.stdout.write(`${line}\n`)
-const DATA = join(import.meta.dirname, 'data')
+
 const FIXTURE = join(import.meta.dirname, '..', 'test', 'fixtures', 'salmon', 'rad-chromium-v3-small.rad')
 /** The salmon 5M-read run that bench/generate.ts repeats into salmon-1g.rad (15k barcodes, 4.7M pairs). */
 const RUN = join(DATA, 'salmon-large.rad')
 const MiB = 1 << 20
 const RECORDS_PER_CHUNK = 5000
-
-/** The fixture's chunks repeated to `bytes` (num_chunks rewritten), as bench/generate.ts replicate(). */
-function makeSalmon(out: string, bytes: number, source = FIXTURE): void {
-  const src = new Uint8Array(readFileSync(source))
-  const prelude = parsePrelude(src, src.length)
-  const body = src.subarray(prelude.firstChunkOffset)
-  let chunksPerCopy = 0
-  const view = new DataView(body.buffer, body.byteOffset, body.byteLength)
-  for (let at = 0; at < body.length; chunksPerCopy++) at += view.getUint32(at, true)
-  const copies = Math.ceil(bytes / body.length)
-  const head = src.slice(0, prelude.firstChunkOffset)
-  new DataView(head.buffer).setBigUint64(prelude.numChunksOffset, BigInt(copies * chunksPerCopy), true)
-  const fd = openSync(out, 'w')
-  writeSync(fd, head)
-  for (let i = 0; i < copies; i++) writeSync(fd, body)
-  closeSync(fd)
-}
 
 /** salmon's record shape (b u32, u u32, 1–3 compressed_ori_refid), every record a new barcode and UMI. */
 function makeDistinct(out: string, bytes: number): void {
@@ -97,8 +81,7 @@ function input(kind: string, mib: number): string {
   if (!existsSync(out) || statSync(out).size < mib * MiB * 0.9) {
     console.error(`[stats bench] writing ${out}…`)
     if (kind === 'distinct') makeDistinct(out, mib * MiB)
-    else if (kind === 'run') makeSalmon(out, mib * MiB, RUN)
-    else makeSalmon(out, mib * MiB)
+    else replicate(kind === 'run' ? RUN : FIXTURE, mib * MiB, out)
   }
   return out
 }
