@@ -1,0 +1,55 @@
+/*
+ * Native floor of issue 10 §5 (docs/adr/0010): libzstd itself, a decompression
+ * context reused for every frame, over the zstd frames of a file's chunks.
+ * Input: frames.bin as bench/nativeFloor.ts writes it (u32 LE length, then the
+ * frame, repeated). Prints CPU time per frame and GB/s of the frames' bytes.
+ * zstd.h may be absent (Debian ships only libzstd.so.1): the three functions
+ * used are declared here with libzstd's own signatures.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct ZSTD_DCtx_s ZSTD_DCtx;
+ZSTD_DCtx *ZSTD_createDCtx(void);
+size_t ZSTD_decompressDCtx(ZSTD_DCtx *dctx, void *dst, size_t dstCapacity, const void *src, size_t srcSize);
+unsigned ZSTD_isError(size_t code);
+
+static double cpuSeconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) return 2;
+  FILE *f = fopen(argv[1], "rb");
+  if (!f) return 2;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  uint8_t *in = malloc(n);
+  if (fread(in, 1, n, f) != (size_t)n) return 2;
+  fclose(f);
+  ZSTD_DCtx *dctx = ZSTD_createDCtx();
+  static uint8_t out[1 << 22];
+  for (int run = 0; run < 3; run++) {
+    long at = 0, frames = 0, errors = 0, bytes = 0;
+    double t0 = cpuSeconds();
+    while (at + 4 <= n) {
+      uint32_t len;
+      memcpy(&len, in + at, 4);
+      size_t got = ZSTD_decompressDCtx(dctx, out, sizeof out, in + at + 4, len);
+      if (ZSTD_isError(got)) errors++;
+      bytes += len;
+      at += 4 + len;
+      frames++;
+    }
+    double s = cpuSeconds() - t0;
+    printf("%ld frames (%ld errors), %.3f s CPU, %.0f ns a frame, %.3f GB/s of frames\n", frames, errors, s,
+           1e9 * s / frames, bytes / s / 1e9);
+  }
+  return 0;
+}

@@ -1,0 +1,84 @@
+/**
+ * Native floors of the two speed targets still open (docs/adr/0009 and 0010,
+ * "Native floor"): what C at -O3 needs on this machine for the same work, so
+ * the browser's figures can be read against what the hardware allows.
+ *
+ *   npx tsx bench/nativeFloor.ts
+ *
+ * - zstd: libzstd, one context reused, over the zstd frames of
+ *   collated-zstd.rad's chunks that the app must decompress (the frames that
+ *   store their block are read as views: codec.ts storedZstdBlock);
+ * - statistics: bench/native/statsFloor.c on the salmon run behind
+ *   salmon-1g.rad, repeated 9 times (the pair table then samples 1/8, as
+ *   the page's does on salmon-1g.rad).
+ *
+ * Needs gcc and libzstd.so.1 (Debian: gcc, libzstd1; no headers) and the
+ * inputs `npm run bench` writes to bench/data.
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { storedZstdBlock } from '../src/rad/codec'
+import { parsePrelude } from '../src/rad/prelude'
+import { DATA } from './generate'
+
+const print = (line: string): boolean => process.stdout.write(`${line}\n`)
+const NATIVE = join(import.meta.dirname, 'native')
+const work = mkdtempSync(join(tmpdir(), 'rad-native-'))
+
+function input(name: string): Uint8Array {
+  const path = join(DATA, name)
+  if (!existsSync(path)) throw new Error(`${path} is missing: npm run bench writes it`)
+  return new Uint8Array(readFileSync(path))
+}
+
+function compile(source: string, libs: string[] = []): string {
+  const out = join(work, source.replace(/\.c$/, ''))
+  execFileSync('gcc', ['-O3', '-march=native', '-Wall', join(NATIVE, source), '-o', out, ...libs], { stdio: 'inherit' })
+  return out
+}
+
+/** The chunks' zstd frames the app decompresses, each after its u32 LE length (zstdFrames.c's input). */
+function compressedFrames(bytes: Uint8Array): { path: string; frames: number; stored: number } {
+  const prelude = parsePrelude(bytes, bytes.length)
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const parts: Uint8Array[] = []
+  let frames = 0
+  let stored = 0
+  for (let at = prelude.firstChunkOffset; at + 8 <= bytes.length; at += view.getUint32(at, true)) {
+    const frame = bytes.subarray(at + 8, at + view.getUint32(at, true)) // header-inclusive nbytes (§6)
+    if (storedZstdBlock(frame)) {
+      stored++
+      continue
+    }
+    const length = new Uint8Array(4)
+    new DataView(length.buffer).setUint32(0, frame.length, true)
+    parts.push(length, frame)
+    frames++
+  }
+  const path = join(work, 'frames.bin')
+  writeFileSync(path, Buffer.concat(parts))
+  return { path, frames, stored }
+}
+
+const zstd = input('collated-zstd.rad')
+const frames = compressedFrames(zstd)
+print(
+  `collated-zstd.rad: ${(zstd.length / 1e6).toFixed(1)} MB; ${frames.frames} frames to decompress, ${frames.stored} stored (read as views)`,
+)
+print(`a pass at 0.3 GB/s has ${((1e3 * zstd.length) / 0.3e9).toFixed(0)} ms for the whole file; libzstd alone:`)
+execFileSync(compile('zstdFrames.c', ['-l:libzstd.so.1']), [frames.path], { stdio: 'inherit' })
+
+const run = input('salmon-large.rad')
+const prelude = parsePrelude(run, run.length)
+print(`\nsalmon-large.rad: the statistics' counting in C (9 copies; 1 barcodes, 2 pairs 1/8, 4 alignments)`)
+const stats = compile('statsFloor.c')
+for (const what of ['7', '1', '2', '4']) {
+  const args = [join(DATA, 'salmon-large.rad'), String(prelude.firstChunkOffset), String(prelude.refCount), '9', what]
+  const lines = execFileSync(stats, args, { stdio: ['ignore', 'pipe', 'ignore'] })
+    .toString()
+    .trim()
+    .split('\n')
+  print(`what=${what}: ${(what === '7' ? lines : lines.slice(-1)).join('; ')}`)
+}
