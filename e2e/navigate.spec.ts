@@ -56,6 +56,20 @@ test('keyboard: End, Home, arrows and page keys move through the records', async
   await expect(recordRow(page, 2)).toHaveAttribute('aria-selected', 'true')
 })
 
+test('End keeps the last record in view when a panel above the table grows', async ({ page }) => {
+  const exp = await open(page)
+  const last = exp.records - 1
+  await page.getByTestId('record-table').focus()
+  await page.keyboard.press('End')
+  await expectDecoded(page, exp, last)
+  // The table's view gets 60 px shorter, as when a banner or a panel above it grows.
+  await page.getByTestId('stats-panel').evaluate((el) => {
+    ;(el as HTMLElement).style.paddingBottom = '60px'
+  })
+  await expect(recordRow(page, last)).toBeInViewport({ ratio: 1 })
+  await expect(recordRow(page, last)).toHaveAttribute('aria-selected', 'true')
+})
+
 test('expanding a read shows its alignments with reference names and orientation', async ({ page }) => {
   const exp = await open(page)
   // A read with several alignments, some way into the file.

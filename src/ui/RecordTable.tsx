@@ -14,6 +14,7 @@ import { ROW_HEIGHT, rowsInView } from './tableLayout'
 import { useCompactColumns } from './useCompactColumns'
 import { useFileScrollbar } from './useFileScrollbar'
 import { useDataVersion } from './useRadSession'
+import { useKeepRowInView } from './useKeepRowInView'
 import { useTableWindow } from './useTableWindow'
 import { WindowBar } from './WindowBar'
 import { recordColumnTitle } from './glossary'
@@ -79,6 +80,7 @@ export const RecordTable = memo(function RecordTable({
   }, [columns, compact])
   const table = useTableWindow(records, expanded, scroller)
   const { layout, virtualizer, show, slideNearEdge } = table
+  useKeepRowInView(scroller, records > 0 && layout.holds(cursor) ? layout.rowOf(cursor) : undefined)
   const items = virtualizer.getVirtualItems()
   const viewHeight = virtualizer.scrollRect?.height ?? 0
   const bar = useFileScrollbar(table, records, viewHeight)

@@ -58,8 +58,14 @@ export function StatsPanel(props: StatsPanelProps) {
         )}
         {json?.barcodes && view.phase === 'done' && props.onSaveTsv && <SaveTsv onSave={props.onSaveTsv} />}
       </div>
-      {json && <Figures json={json} />}
-      {json && <StatsDetails {...props} json={json} />}
+      <Figures json={json} />
+      {json ? (
+        <StatsDetails {...props} json={json} />
+      ) : (
+        <div className="stats-details stats-details-pending" aria-hidden="true">
+          <span className="stats-details-label">Plots and top lists</span>
+        </div>
+      )}
     </section>
   )
 }
@@ -158,28 +164,36 @@ function Figure({ testId, label, value, text, note }: FigureProps) {
   )
 }
 
-function Figures({ json }: { json: StatsJson }) {
-  const bc = json.barcodes
-  const umis = json.umis
+/**
+ * The headline figures. Before the first report they are drawn as dashes (and the plots'
+ * disclosure as a muted line), hidden from screen readers and without their test ids, so the
+ * panel has its final height from the start: when it grew as the first report came, the table
+ * below moved under the pointer and a jump to its last row could end hidden
+ * (e2e/navigate.spec.ts).
+ */
+function Figures({ json }: { json: StatsJson | undefined }) {
+  const bc = json?.barcodes
+  const umis = json?.umis
+  const id = (testId: string): string | undefined => (json ? testId : undefined)
   return (
-    <dl className="stat-figures">
-      <Figure label="Records" value={json.records} />
-      <Figure label="Alignments" value={json.alignments} />
+    <dl className="stat-figures" aria-hidden={json ? undefined : true}>
+      <Figure label="Records" value={json?.records} />
+      <Figure label="Alignments" value={json?.alignments} />
       <Figure
-        testId="stat-distinct-barcodes"
+        testId={id('stat-distinct-barcodes')}
         label="Distinct barcodes"
         value={bc?.distinct}
         note={bc && !bc.exact ? `± ${fmtCount(Math.round(bc.distinct_error))} (estimate)` : undefined}
       />
-      <Figure testId="stat-knee" label="Cells (knee)" value={json.knee} />
+      <Figure testId={id('stat-knee')} label="Cells (knee)" value={json?.knee} />
       <Figure
-        testId="stat-umi-pairs"
+        testId={id('stat-umi-pairs')}
         label="Barcode–UMI pairs"
         value={umis?.distinct_pairs}
         note={umis && !umis.exact ? `± ${(umis.relative_error * 100).toFixed(1)}% (estimate)` : undefined}
       />
       <Figure
-        testId="stat-saturation"
+        testId={id('stat-saturation')}
         label="Sequencing saturation"
         value={umis?.sequencing_saturation}
         text={umis ? `${(umis.sequencing_saturation * 100).toFixed(1)}%` : undefined}
