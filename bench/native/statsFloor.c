@@ -10,11 +10,9 @@
  *   4 alignments per record, orientation, references unique vs multi.
  * Usage: statsFloor FILE FIRST_CHUNK_OFFSET REF_COUNT COPIES [WHAT=7]
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "common.h"
 
 typedef struct {
   uint32_t key, count;
@@ -24,12 +22,6 @@ typedef struct {
   uint64_t key;
   uint32_t count, used;
 } PairSlot;
-
-static double cpuSeconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static inline uint32_t mix32(uint32_t h) {
   h ^= h >> 16;
@@ -48,14 +40,9 @@ static inline uint32_t u32At(const uint8_t *p) {
 
 int main(int argc, char **argv) {
   if (argc < 5) return 2;
-  FILE *f = fopen(argv[1], "rb");
-  if (!f) return 2;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *file = malloc(n);
-  if (fread(file, 1, n, f) != (size_t)n) return 2;
-  fclose(f);
+  long n;
+  uint8_t *file = readWhole(argv[1], &n);
+  if (!file) return 2;
   long first = atol(argv[2]);
   uint32_t refCount = (uint32_t)atol(argv[3]);
   int copies = atoi(argv[4]);

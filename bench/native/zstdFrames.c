@@ -6,33 +6,20 @@
  * zstd.h may be absent (Debian ships only libzstd.so.1): the three functions
  * used are declared here with libzstd's own signatures.
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "common.h"
 
 typedef struct ZSTD_DCtx_s ZSTD_DCtx;
 ZSTD_DCtx *ZSTD_createDCtx(void);
 size_t ZSTD_decompressDCtx(ZSTD_DCtx *dctx, void *dst, size_t dstCapacity, const void *src, size_t srcSize);
 unsigned ZSTD_isError(size_t code);
 
-static double cpuSeconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return t.tv_sec + t.tv_nsec / 1e9;
-}
-
 int main(int argc, char **argv) {
   if (argc < 2) return 2;
-  FILE *f = fopen(argv[1], "rb");
-  if (!f) return 2;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *in = malloc(n);
-  if (fread(in, 1, n, f) != (size_t)n) return 2;
-  fclose(f);
+  long n;
+  uint8_t *in = readWhole(argv[1], &n);
+  if (!in) return 2;
   ZSTD_DCtx *dctx = ZSTD_createDCtx();
   static uint8_t out[1 << 22];
   for (int run = 0; run < 3; run++) {
