@@ -132,8 +132,8 @@ export function useTableWindow(
 
 /**
  * virtualizer.scrollToIndex with the view's height read now. The virtualizer learns it from a
- * ResizeObserver, a frame or more late: when a panel below the table grows just before a jump
- * (as the statistics panel does when a file is opened), 'end' would stop short by the difference
+ * ResizeObserver, a frame or more late: when a panel above the table grows just before a jump
+ * (as the statistics panel once did when a file was opened), 'end' would stop short by the difference
  * and leave the last row hidden below the view (e2e/navigate.spec.ts, End).
  */
 function scrollToRow(

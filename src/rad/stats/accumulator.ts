@@ -259,12 +259,8 @@ export class StatsAccumulator {
     this.noteChunk(cols.chunk, n)
     this.countAlnPerRecord(cols.alnStart, n)
     if (this.barcodes.length > 0 && this.fillRows(cols)) {
-      if (
-        this.barcodesFromPairs &&
-        this.hasUmi &&
-        this.pairShift === 0 &&
-        this.pairs!.size + n <= this.pairs!.maxEntries
-      ) {
+      // barcodesFromPairs implies an unsampled pair table: halvePairs ends it.
+      if (this.barcodesFromPairs && this.hasUmi && this.pairs!.size + n <= this.pairs!.maxEntries) {
         this.countPairs(n) // no record can be refused: every barcode is counted through its pair
       } else {
         if (this.hasUmi) this.stopBarcodesFromPairs() // this chunk's pairs may be refused
