@@ -20,7 +20,8 @@ import type { ScanResult } from '../io/scanChunks'
 import { reportLine } from './output'
 import type { Output } from './output'
 import { planSalvage } from '../io/salvage'
-import { open as openFile } from 'node:fs/promises'
+import { plural } from '../rad/errors'
+import { writeFileAtomically } from './safeOutput'
 
 function tagJson(tag: TagDesc): Record<string, unknown> {
   const out: Record<string, unknown> = { name: tag.name, type: describeType(tag.type), role: tag.role.kind }
@@ -218,22 +219,19 @@ export async function runSalvage(file: ByteSource, outPath: string, out: Output)
   const { source, prelude } = await openRad(file)
   const scan = await checkAll(source, prelude)
   const plan = await planSalvage(source, prelude, scan.index, scan.convention, scan.issues, scan.damagedChunks)
-  const target = await openFile(outPath, 'w')
-  try {
+  await writeFileAtomically(outPath, async (target) => {
     await target.write(plan.head)
     for (const [start, end] of plan.ranges) {
       for (let at = start; at < end; at += COPY_BLOCK) {
         await target.write(await source.read(at, Math.min(COPY_BLOCK, end - at)))
       }
     }
-  } finally {
-    await target.close()
-  }
+  })
   const dropped = plan.droppedChunks.length > 0 ? `; dropped damaged chunks ${plan.droppedChunks.join(', ')}` : ''
   const problems = scan.issues.filter((i) => i.severity === 'error').length
   out.write(
-    `wrote ${outPath}: ${String(plan.keptChunks)} chunks, ${String(plan.keptRecords)} records, ${String(plan.bytes)} bytes` +
-      `${dropped} (${String(problems)} problem${problems === 1 ? '' : 's'} in the input)\n`,
+    `wrote ${outPath}: ${plural(plan.keptChunks, 'chunk')}, ${plural(plan.keptRecords, 'record')}, ${plural(plan.bytes, 'byte')}` +
+      `${dropped} (${plural(problems, 'problem')} in the input)\n`,
   )
   return 0
 }

@@ -1,10 +1,10 @@
 /** `rad index FILE`: scans FILE once and writes its sidecar index, FILE.rdx (docs/sidecar.md). */
-import { rename, writeFile } from 'node:fs/promises'
 import type { ByteSource } from '../io/byteSource'
 import { scanForSidecar } from '../io/sidecarIndex'
-import { fmtInt } from '../rad/errors'
+import { fmtInt, plural } from '../rad/errors'
 import { encodeSidecar } from '../rad/sidecar'
 import type { Output } from './output'
+import { writeFileAtomically } from './safeOutput'
 
 /** Where the sidecar of `path` goes: beside it, named after it (`map.rad` → `map.rad.rdx`). */
 export function sidecarPath(path: string): string {
@@ -13,7 +13,8 @@ export function sidecarPath(path: string): string {
 
 /**
  * Writes the sidecar (through a temporary file renamed into place, so a
- * reader never sees half of one) and prints one line about it. Exit 0 once
+ * reader never sees half of one, and a FILE.rdx that is a link is replaced,
+ * never written through: safeOutput.ts) and prints one line about it. Exit 0 once
  * written, whatever the file's verdict, which the sidecar records; a file
  * whose prelude cannot be read gets no sidecar (the RadError goes up).
  */
@@ -21,12 +22,10 @@ export async function runIndex(file: ByteSource, path: string, out: Output): Pro
   const known = await scanForSidecar(file)
   const bytes = encodeSidecar(known)
   const target = sidecarPath(path)
-  const partial = `${target}.partial-${String(process.pid)}`
-  await writeFile(partial, bytes)
-  await rename(partial, target)
+  await writeFileAtomically(target, (handle) => handle.writeFile(bytes))
   out.write(
-    `wrote ${target}: ${fmtInt(known.index.count)} chunks, ${fmtInt(known.records)} records, ` +
-      `${fmtInt(bytes.length)} bytes; integrity ${known.verdict.status}\n`,
+    `wrote ${target}: ${plural(known.index.count, 'chunk', 'chunks', fmtInt)}, ${plural(known.records, 'record', 'records', fmtInt)}, ` +
+      `${plural(bytes.length, 'byte', 'bytes', fmtInt)}; integrity ${known.verdict.status}\n`,
   )
   return 0
 }

@@ -2,7 +2,7 @@ import { loadWasmCodecs } from '../rad/codecWasm'
 import { RadError } from '../rad/errors'
 import { NodeFileSource } from './nodeFileSource'
 import { runDump, runInfo, runSalvage, runValidate, runView } from './commands'
-import { FILTER_USAGE, extractFilterFlags } from './filterFlags'
+import { extractFilterFlags } from './filterFlags'
 import type { RecordFilter } from '../rad/recordFilter'
 import { runIndex } from './indexCommand'
 import { Output, reportLine } from './output'
@@ -11,31 +11,10 @@ import type { StatsFormat } from './stats'
 import { runServe } from './serve'
 import { runSubset, takeSubsetFlags } from './subset'
 import type { SubsetArgs } from './subset'
-
-const USAGE = `usage: node bin/rad.mjs COMMAND FILE [options]
-
-commands:
-  info FILE               one JSON object: header, tag schemas, codec, nbytes convention, totals
-  dump FILE [--chunk N]   JSON Lines, one object per record (raw tag values)
-  view FILE [-H]          one line per alignment, like \`alevin-fry view\` (-H: reference list first)
-  validate FILE           check every chunk (and every .sz frame's checksum)
-  index FILE              scan FILE once and write its sidecar index FILE.rdx (docs/sidecar.md)
-  salvage IN OUT          write the valid part of IN to OUT: the prelude and every intact chunk, num_chunks corrected
-  stats FILE [--json|--tsv]  whole-file statistics and the knee (docs/stats.md): a summary, the JSON,
-                          or a MultiQC-friendly TSV (barcode, reads, distinct UMIs, above-knee flag)
-  serve FILE… [--port N]  serve the viewer and FILEs over HTTP, print a link per file (serve --help)
-  subset IN OUT [--chunks A-B] [--records A-B] [--keep-chunks] [filters]
-                          write the chosen records of IN to OUT as a valid RAD file (ranges 0-based, inclusive)
-
-${FILTER_USAGE}
-
-Files may be plain RAD, chunk-compressed (lz4/zstd) or Snappy-framed (.sz).
-
-exit status (as gzip -t):
-  0  the file is clean (notes about a well-formed file, such as an unwrapped .sz stream, keep 0)
-  1  errors: the file is damaged or not RAD, cannot be opened, or the command line is wrong
-  2  validate and info only: readable, with warnings (the file deviates from what it declares,
-     such as trailing bytes after the declared chunks, or a length its tag's type cannot hold)`
+import { exportFormatOf } from './subset'
+import { RefusedOutput, refuseOutputOverInput } from './safeOutput'
+import { USAGE, WRITES_OUT, commandUsage } from './usage'
+import { sidecarPath } from './indexCommand'
 
 interface Args {
   command: string
@@ -48,8 +27,8 @@ interface Args {
   subset: SubsetArgs
 }
 
-/** The arguments, 'help', or what is wrong with them. */
-function parseArgs(all: string[]): Args | string {
+/** The arguments, the usage asked for (`{ help }`), or what is wrong with them. */
+function parseArgs(all: string[]): Args | { help: string } | string {
   const flags = extractFilterFlags(all)
   if (typeof flags === 'string') return flags
   const { filter, rest: argv } = flags
@@ -69,21 +48,29 @@ function parseArgs(all: string[]): Args | string {
     } else if (arg === '--json' || arg === '--tsv') {
       statsFormat = arg === '--json' ? 'json' : 'tsv'
     } else if (arg === '-h' || arg === '--help') {
-      return 'help'
+      return { help: commandUsage(positional[0]) }
     } else {
       positional.push(arg)
     }
   }
   const [command, file, output] = positional
-  const arity = command === 'salvage' || command === 'subset' ? 3 : 2
-  if (command === undefined || file === undefined || positional.length !== arity) return USAGE
-  if (filter && command !== 'view' && command !== 'dump' && command !== 'subset') {
-    return `filters apply to view and dump (and subset), not ${command}`
+  const arity = command !== undefined && WRITES_OUT.has(command) ? 3 : 2
+  if (command === undefined || file === undefined || positional.length !== arity) return commandUsage(command)
+  if (filter && command !== 'view' && command !== 'dump' && command !== 'subset' && command !== 'export') {
+    return `filters apply to view, dump, subset and export, not ${command}`
   }
+  if (subset.format && command !== 'export') return `--format applies to export, not ${command}`
   return { command, file, output, chunk, header, statsFormat, filter, subset }
 }
 
+/** The file a command writes, if it writes one. */
+function outputOf(args: Args): string | undefined {
+  return args.command === 'index' ? sidecarPath(args.file) : args.output
+}
+
 async function run(args: Args, out: Output): Promise<number> {
+  const output = outputOf(args)
+  if (output !== undefined) refuseOutputOverInput(output, [args.file])
   const source = await NodeFileSource.open(args.file)
   try {
     switch (args.command) {
@@ -103,6 +90,11 @@ async function run(args: Args, out: Output): Promise<number> {
         return await runStats(source, out, args.statsFormat)
       case 'subset':
         return await runSubset(source, args.output ?? '', { ...args.subset, filter: args.filter }, out)
+      case 'export': {
+        const outPath = args.output ?? ''
+        const format = args.subset.format ?? exportFormatOf(outPath)
+        return await runSubset(source, outPath, { ...args.subset, filter: args.filter }, out, format)
+      }
       default:
         process.stderr.write(`unknown command "${args.command}"\n${USAGE}\n`)
         return 1
@@ -114,6 +106,7 @@ async function run(args: Args, out: Output): Promise<number> {
 
 /** One line on stderr for anything that stopped a command; never a stack trace. */
 function failure(e: unknown, file: string): string {
+  if (e instanceof RefusedOutput) return e.message
   if (e instanceof RadError) {
     return reportLine('error', { offset: e.offset, chunk: e.chunk, message: e.message })
   }
@@ -129,8 +122,8 @@ function failure(e: unknown, file: string): string {
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'serve') return runServe(argv.slice(1))
   const args = parseArgs(argv)
-  if (args === 'help') {
-    process.stdout.write(`${USAGE}\n`)
+  if (typeof args === 'object' && 'help' in args) {
+    process.stdout.write(`${args.help}\n`)
     return 0
   }
   if (typeof args === 'string') {

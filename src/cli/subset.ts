@@ -5,12 +5,13 @@
  * record numbers are `view`'s `ID`s; the filters are view's and dump's
  * (filterFlags.ts, rad/recordFilter.ts). Everything given combines with AND.
  */
-import { open as openFile } from 'node:fs/promises'
 import type { FileHandle } from 'node:fs/promises'
 import type { ByteSource } from '../io/byteSource'
-import { writeSubset } from '../io/exportSelection'
+import { exportSelection } from '../io/exportSelection'
+import type { ExportFormat } from '../io/exportSelection'
 import { openRad } from '../io/openRad'
 import type { RecordSelection } from '../io/selectedRecords'
+import { plural } from '../rad/errors'
 import { identifyProducer } from '../rad/producer'
 import { compileFilter, matchRecords } from '../rad/recordFilter'
 import type { RecordFilter } from '../rad/recordFilter'
@@ -18,6 +19,7 @@ import { inferSemantics } from '../rad/semantics'
 import type { ByteSink } from '../rad/subsetWriter'
 import type { ChunkColumns } from '../rad/types'
 import type { Output } from './output'
+import { writeFileAtomically } from './safeOutput'
 
 export interface SubsetArgs {
   selection: RecordSelection
@@ -25,6 +27,16 @@ export interface SubsetArgs {
   keepChunks: boolean
   /** The record filter flags (filterFlags.ts), shared with view and dump. */
   filter?: RecordFilter | undefined
+  /** `export --format`; undefined: from OUT's extension (exportFormatOf). */
+  format?: ExportFormat | undefined
+}
+
+const FORMATS: readonly ExportFormat[] = ['rad', 'tsv', 'jsonl']
+
+/** `export`'s format when --format is not given: `.tsv` → tsv, `.jsonl`/`.json` → jsonl, else rad. */
+export function exportFormatOf(outPath: string): ExportFormat {
+  if (/\.tsv$/i.test(outPath)) return 'tsv'
+  return /\.jsonl?$/i.test(outPath) ? 'jsonl' : 'rad'
 }
 
 /** `A-B` (or `A` alone) as an inclusive range, or undefined when malformed. */
@@ -43,9 +55,15 @@ function parseRange(text: string | undefined): [number, number] | undefined {
 export function takeSubsetFlags(argv: string[]): SubsetArgs | string {
   const selection: RecordSelection = {}
   let keepChunks = false
+  let format: ExportFormat | undefined
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]
-    if (flag === '--chunks' || flag === '--records') {
+    if (flag === '--format') {
+      format = FORMATS.find((f) => f === argv[i + 1])
+      if (!format) return `--format needs one of ${FORMATS.join(', ')}`
+      argv.splice(i, 2)
+      i--
+    } else if (flag === '--chunks' || flag === '--records') {
       const range = parseRange(argv[i + 1])
       if (!range) return `${flag} needs a range A-B (0-based, inclusive, A ≤ B)`
       if (flag === '--chunks') selection.chunks = range
@@ -58,7 +76,7 @@ export function takeSubsetFlags(argv: string[]): SubsetArgs | string {
       i--
     }
   }
-  return { selection, keepChunks }
+  return { selection, keepChunks, format }
 }
 
 /** A file written front to back, with positioned rewrites for the num_chunks patch. */
@@ -75,24 +93,29 @@ function fileSink(handle: FileHandle): ByteSink {
   }
 }
 
-export async function runSubset(file: ByteSource, outPath: string, args: SubsetArgs, out: Output): Promise<number> {
+/**
+ * `subset IN OUT` (format rad) and `export IN OUT` (rad, view TSV or dump
+ * JSON Lines): the chosen records, written through safeOutput.ts.
+ */
+export async function runSubset(
+  file: ByteSource,
+  outPath: string,
+  args: SubsetArgs,
+  out: Output,
+  format: ExportFormat = 'rad',
+): Promise<number> {
   const { source, prelude, container } = await openRad(file)
   const collated = identifyProducer(prelude, container).name === 'alevin-fry collate'
   const compiled = args.filter ? compileFilter(args.filter, prelude, inferSemantics(prelude)) : undefined
   const selection = compiled
     ? { ...args.selection, match: (cols: ChunkColumns) => matchRecords(cols, compiled) }
     : args.selection
-  const target = await openFile(outPath, 'w')
-  let summary
-  try {
-    summary = await writeSubset(source, prelude, selection, fileSink(target), {
+  const summary = await writeFileAtomically(outPath, (target) =>
+    exportSelection(format, source, prelude, selection, fileSink(target), {
       keepSourceChunks: args.keepChunks || collated,
-    })
-  } finally {
-    await target.close()
-  }
-  out.write(
-    `wrote ${outPath}: ${String(summary.chunks)} chunks, ${String(summary.records)} records, ${String(summary.bytes)} bytes\n`,
+    }),
   )
+  const chunks = format === 'rad' ? `${plural(summary.chunks, 'chunk')}, ` : ''
+  out.write(`wrote ${outPath}: ${chunks}${plural(summary.records, 'record')}, ${plural(summary.bytes, 'byte')}\n`)
   return 0
 }

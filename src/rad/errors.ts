@@ -87,6 +87,11 @@ export function fmtInt(n: number | bigint): string {
   return n.toLocaleString('en-US')
 }
 
+/** `1 chunk`, `2 chunks`: a count and its noun, pluralised with `s` unless `many` is given. */
+export function plural(n: number | bigint, one: string, many = `${one}s`, format: (n: number | bigint) => string = String): string {
+  return `${format(n)} ${n === 1 || n === 1n ? one : many}`
+}
+
 export function truncatedError(what: string, needed: number, offset: number, fileEnd: number): RadError {
   const left = Math.max(0, fileEnd - offset)
   return new RadError(

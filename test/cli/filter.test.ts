@@ -107,6 +107,6 @@ describe('view and dump, filtered', () => {
     expect(r.stderr).toBe('error: this file has no barcode tag to filter on (§7.7)\n')
     const wrong = await runCli(['info', sc, '--barcode', 'ACGT'])
     expect(wrong.code).toBe(1)
-    expect(wrong.stderr).toMatch(/filters apply to view and dump/)
+    expect(wrong.stderr).toMatch(/filters apply to view, dump, subset and export, not info/)
   })
 })

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
+import { plural } from '../../src/rad/errors'
 import { loadZstd } from '../helpers/radWriter'
 import { runCli, tempDir } from '../helpers/cli'
 import { expectSalvaged, salvageBytes, salvageCases } from '../helpers/salvageCases'
@@ -41,8 +42,8 @@ describe.concurrent('rad salvage IN OUT', () => {
     const errors = before.issues.filter((i) => i.severity === 'error').length
     const dropped = c.dropped.length > 0 ? `; dropped damaged chunks ${c.dropped.join(', ')}` : ''
     expect(r.stdout).toBe(
-      `wrote ${output}: ${String(c.kept.length)} chunks, ${String(plan.keptRecords)} records, ${String(plan.bytes)} bytes` +
-        `${dropped} (${String(errors)} problem${errors === 1 ? '' : 's'} in the input)\n`,
+      `wrote ${output}: ${plural(c.kept.length, 'chunk')}, ${plural(plan.keptRecords, 'record')}, ${plural(plan.bytes, 'byte')}` +
+        `${dropped} (${plural(errors, 'problem')} in the input)\n`,
     )
     const out = new Uint8Array(readFileSync(output))
     expect(Buffer.from(out).equals(Buffer.from(expected)), 'the CLI writes what planSalvage plans').toBe(true)

@@ -1,0 +1,104 @@
+/** The CLI's usage: the whole list (`rad --help`) and each command's own (`rad COMMAND --help`). */
+import { FILTER_USAGE } from './filterFlags'
+import { SERVE_USAGE } from './serve'
+
+interface CommandUsage {
+  /** The command line, as the list shows it. */
+  synopsis: string
+  /** What it does, one or two lines. */
+  summary: string
+  /** Whether the record filters apply. */
+  filters?: boolean
+  /** More for the command's own help. */
+  details?: string
+}
+
+const SELECTION = `  --chunks A-B            only chunks A to B (0-based, inclusive)
+  --records A-B           only records A to B (view's ID, 0-based, inclusive)`
+
+const WRITES = `OUT is written to a temporary file beside it and renamed into place when complete: a run
+stopped half-way leaves OUT as it was. OUT may not be IN, nor a link to it.`
+
+const COMMANDS: Record<string, CommandUsage> = {
+  info: { synopsis: 'info FILE', summary: 'one JSON object: header, tag schemas, codec, nbytes convention, totals' },
+  dump: {
+    synopsis: 'dump FILE [--chunk N]',
+    summary: 'JSON Lines, one object per record (raw tag values)',
+    filters: true,
+  },
+  view: {
+    synopsis: 'view FILE [-H]',
+    summary: 'one line per alignment, like `alevin-fry view` (-H: reference list first)',
+    filters: true,
+  },
+  validate: { synopsis: 'validate FILE', summary: 'check every chunk (and every .sz frame’s checksum)' },
+  index: {
+    synopsis: 'index FILE',
+    summary: 'scan FILE once and write its sidecar index FILE.rdx (docs/sidecar.md)',
+    details: 'FILE.rdx is replaced through a temporary file, never written through a link.',
+  },
+  salvage: {
+    synopsis: 'salvage IN OUT',
+    summary: 'write the valid part of IN to OUT: the prelude and every intact chunk, num_chunks corrected',
+    details: WRITES,
+  },
+  stats: {
+    synopsis: 'stats FILE [--json|--tsv]',
+    summary:
+      'whole-file statistics and the knee (docs/stats.md): a summary, the JSON,\n' +
+      '                          or a MultiQC-friendly TSV (barcode, reads, distinct UMIs, above-knee flag)',
+  },
+  serve: { synopsis: 'serve FILE… [--port N]', summary: 'serve the viewer and FILEs over HTTP, print a link per file' },
+  subset: {
+    synopsis: 'subset IN OUT [--chunks A-B] [--records A-B] [--keep-chunks] [filters]',
+    summary: 'write the chosen records of IN to OUT as a valid RAD file (ranges 0-based, inclusive)',
+    filters: true,
+    details: `${SELECTION}\n  --keep-chunks           one output chunk per input chunk\n\n${WRITES}`,
+  },
+  export: {
+    synopsis: 'export IN OUT [--format rad|tsv|jsonl] [--chunks A-B] [--records A-B] [filters]',
+    summary:
+      "write the chosen records to OUT as RAD (subset's bytes), view's TSV or dump's JSON Lines\n" +
+      '                          (the format from OUT’s extension unless --format: .tsv, .jsonl, else rad)',
+    filters: true,
+    details: `${SELECTION}\n\n${WRITES}`,
+  },
+}
+
+/** Commands whose second file is an output. */
+export const WRITES_OUT = new Set(['salvage', 'subset', 'export'])
+
+const EXIT_STATUS = `exit status (as gzip -t):
+  0  the file is clean (notes about a well-formed file, such as an unwrapped .sz stream, keep 0)
+  1  errors: the file is damaged or not RAD, cannot be opened, the command line is wrong,
+     or an output would overwrite an input
+  2  validate and info only: readable, with warnings (the file deviates from what it declares,
+     such as trailing bytes after the declared chunks, or a length its tag's type cannot hold)`
+
+function listLine(c: CommandUsage): string {
+  const pad = c.synopsis.length < 24 ? ' '.repeat(24 - c.synopsis.length) : `\n${' '.repeat(26)}`
+  return `  ${c.synopsis}${pad}${c.summary}`
+}
+
+export const USAGE = `usage: node bin/rad.mjs COMMAND FILE [options]   (node bin/rad.mjs COMMAND --help for one command)
+
+commands:
+${Object.values(COMMANDS).map(listLine).join('\n')}
+
+${FILTER_USAGE}
+
+Files may be plain RAD, chunk-compressed (lz4/zstd) or Snappy-framed (.sz).
+
+${EXIT_STATUS}`
+
+/** `rad COMMAND --help`: that command's usage; the whole list for an unknown command. */
+export function commandUsage(command: string | undefined): string {
+  if (command === 'serve') return SERVE_USAGE
+  const c = command === undefined ? undefined : COMMANDS[command]
+  if (!c) return USAGE
+  const parts = [`usage: node bin/rad.mjs ${c.synopsis}`, '', `  ${c.summary.replace(/\n\s+/g, '\n  ')}`]
+  if (c.details) parts.push('', c.details)
+  if (c.filters) parts.push('', FILTER_USAGE)
+  parts.push('', EXIT_STATUS)
+  return parts.join('\n')
+}
