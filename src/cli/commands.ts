@@ -1,6 +1,7 @@
 import { makeCheckPlan } from '../rad/valueChecks'
 import { integrityStatus, issueFromError } from '../rad/integrity'
 import type { IntegrityStatus } from '../rad/integrity'
+import { u32le } from '../rad/chunk'
 import { decodeChunk } from '../rad/decodeChunk'
 import { canonicalJson } from '../rad/display'
 import { RadError } from '../rad/errors'
@@ -19,9 +20,6 @@ import { scanChunks } from '../io/scanChunks'
 import type { ScanResult } from '../io/scanChunks'
 import { reportLine } from './output'
 import type { Output } from './output'
-import { planSalvage } from '../io/salvage'
-import { plural } from '../rad/errors'
-import { writeFileAtomically } from './safeOutput'
 
 function tagJson(tag: TagDesc): Record<string, unknown> {
   const out: Record<string, unknown> = { name: tag.name, type: describeType(tag.type), role: tag.role.kind }
@@ -39,7 +37,7 @@ function fileTagValues(prelude: Prelude): Record<string, unknown> {
 }
 
 /** Walks every chunk, checking its records in place; returns the scan (with alignment total). */
-function checkAll(source: ByteSource, prelude: Prelude): Promise<ScanResult> {
+export function checkAll(source: ByteSource, prelude: Prelude): Promise<ScanResult> {
   return scanChunks(source, prelude, { check: makeCheckPlan(prelude, inferSemantics(prelude)) })
 }
 
@@ -143,13 +141,13 @@ async function eachChunk(
   let records = 0
   const scan = await scanChunks(source, prelude, {
     onChunk: async (bytes, offset, chunk, convention) => {
-      if (only !== undefined && chunk < only) {
-        records += new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true)
-        return false
-      }
+      // Every record a chunk header declares has its number, in a damaged chunk too
+      // (docs/integrity.md, "Record numbers"): the records after it keep theirs.
+      const first = records
+      records += u32le(bytes, 4)
+      if (only !== undefined && chunk < only) return false
       const cols = decodeChunk(bytes, offset, chunk, prelude, convention)
-      emit(cols, records, prelude, compiled ? matchRecords(cols, compiled) : undefined)
-      records += cols.recordCount
+      emit(cols, first, prelude, compiled ? matchRecords(cols, compiled) : undefined)
       await out.maybeFlush()
       return only !== undefined
     },
@@ -165,7 +163,7 @@ async function eachChunk(
 }
 
 /** Prints every error of a scan as `error at byte OFFSET (chunk K): MESSAGE`; 1 if any. */
-function reportErrors(scan: ScanResult): number {
+export function reportErrors(scan: ScanResult): number {
   const errors = scan.issues.filter((i) => i.severity === 'error')
   for (const e of errors) {
     process.stderr.write(`${reportLine('error', { ...e, offset: e.offset ?? 0 })}\n`)
@@ -210,28 +208,4 @@ export async function runView(file: ByteSource, out: Output, header: boolean, fi
     },
     filter,
   )
-}
-
-const COPY_BLOCK = 16 << 20
-
-/** `salvage IN OUT`: writes the prelude and every intact chunk, num_chunks corrected (docs/integrity.md). */
-export async function runSalvage(file: ByteSource, outPath: string, out: Output): Promise<number> {
-  const { source, prelude } = await openRad(file)
-  const scan = await checkAll(source, prelude)
-  const plan = await planSalvage(source, prelude, scan.index, scan.convention, scan.issues, scan.damagedChunks)
-  await writeFileAtomically(outPath, async (target) => {
-    await target.write(plan.head)
-    for (const [start, end] of plan.ranges) {
-      for (let at = start; at < end; at += COPY_BLOCK) {
-        await target.write(await source.read(at, Math.min(COPY_BLOCK, end - at)))
-      }
-    }
-  })
-  const dropped = plan.droppedChunks.length > 0 ? `; dropped damaged chunks ${plan.droppedChunks.join(', ')}` : ''
-  const problems = scan.issues.filter((i) => i.severity === 'error').length
-  out.write(
-    `wrote ${outPath}: ${plural(plan.keptChunks, 'chunk')}, ${plural(plan.keptRecords, 'record')}, ${plural(plan.bytes, 'byte')}` +
-      `${dropped} (${plural(problems, 'problem')} in the input)\n`,
-  )
-  return 0
 }

@@ -85,11 +85,16 @@ export function temporaryPathFor(target: string): string {
 }
 
 /**
- * Runs `write` on a new temporary file beside `target`, flushes it to disk
- * and renames it to `target`. If `write` throws, the temporary file is
- * removed and `target` is left as it was.
+ * Runs `write` on a new temporary file beside `target`, flushes it to disk,
+ * lets `verify` read it back (by its temporary path) and renames it to
+ * `target`. If `write` or `verify` throws, the temporary file is removed and
+ * `target` is left as it was.
  */
-export async function writeFileAtomically<T>(target: string, write: (handle: FileHandle) => Promise<T>): Promise<T> {
+export async function writeFileAtomically<T>(
+  target: string,
+  write: (handle: FileHandle) => Promise<T>,
+  verify?: (temporary: string) => Promise<void>,
+): Promise<T> {
   if (isFolder(target)) throw new RefusedOutput(`cannot write ${target}: it is a folder`)
   const temporary = temporaryPathFor(target)
   removeOnInterrupt()
@@ -103,6 +108,7 @@ export async function writeFileAtomically<T>(target: string, write: (handle: Fil
     } finally {
       await handle.close()
     }
+    await verify?.(temporary)
     await rename(temporary, target)
     return result
   } catch (e) {

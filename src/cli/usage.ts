@@ -72,8 +72,9 @@ const EXIT_STATUS = `exit status (as gzip -t):
   0  the file is clean (notes about a well-formed file, such as an unwrapped .sz stream, keep 0)
   1  errors: the file is damaged or not RAD, cannot be opened, the command line is wrong,
      or an output would overwrite an input
-  2  validate and info only: readable, with warnings (the file deviates from what it declares,
-     such as trailing bytes after the declared chunks, or a length its tag's type cannot hold)`
+  2  validate and info: readable, with warnings (the file deviates from what it declares,
+     such as trailing bytes after the declared chunks, or a length its tag's type cannot hold);
+     salvage: OUT was written but keeps such a warning of IN's header, which it copies unchanged`
 
 function listLine(c: CommandUsage): string {
   const pad = c.synopsis.length < 24 ? ' '.repeat(24 - c.synopsis.length) : `\n${' '.repeat(26)}`

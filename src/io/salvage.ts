@@ -1,9 +1,10 @@
 import { chunkSpan } from '../rad/chunk'
 import type { ChunkIndex } from '../rad/chunkIndex'
-import { RadError } from '../rad/errors'
+import { RadError, fmtInt } from '../rad/errors'
 import type { IntegrityIssue } from '../rad/integrity'
 import type { NbytesConvention, Prelude } from '../rad/types'
 import type { ByteSource } from './byteSource'
+import { damageInPrelude } from './containerDamage'
 
 /**
  * What "save the valid part" writes (docs/integrity.md): the prelude with `num_chunks`
@@ -29,6 +30,22 @@ function damagedChunks(issues: readonly IntegrityIssue[], damaged: Iterable<numb
     if (i.severity === 'error' && i.chunk !== undefined && i.part === 'chunk-records') bad.add(i.chunk)
   }
   return bad
+}
+
+/**
+ * A .sz frame failing its checksum over the prelude (docs/integrity.md):
+ * the reference names and tag schema may be wrong, and no chunk can stand in
+ * for them, so nothing is salvaged.
+ */
+function refuseDamagedPrelude(source: ByteSource, prelude: Prelude): void {
+  const damage = damageInPrelude(source, prelude.firstChunkOffset)
+  if (!damage) return
+  throw new RadError(
+    'BAD_SNAPPY',
+    `nothing to salvage: the header (bytes 0–${fmtInt(prelude.firstChunkOffset)}) lies in a damaged frame, so its ` +
+      `reference names and tag schema may be wrong and no chunk can be kept safely: ${damage.issue.message}`,
+    damage.start,
+  )
 }
 
 export async function planSalvage(
@@ -71,6 +88,7 @@ export async function planSalvage(
   }
   const keptChunks = index.count - droppedChunks.length
   const head = await source.read(0, prelude.firstChunkOffset)
+  refuseDamagedPrelude(source, prelude)
   // num_chunks is a u64 right after the reference names (§1.3, §1.4).
   new DataView(head.buffer, head.byteOffset, head.byteLength).setBigUint64(
     prelude.numChunksOffset,

@@ -19,6 +19,7 @@ import { RadError } from '../rad/errors'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { ByteSource } from './byteSource'
 import { throwIfAborted } from './byteSource'
+import { throwIfContainerDamaged } from './containerDamage'
 import { scanChunks } from './scanChunks'
 
 /** Which records: every bound given must hold (AND). Ranges are 0-based and inclusive. */
@@ -98,8 +99,11 @@ class Selector {
   private readonly prelude: Prelude
   private readonly sel: RecordSelection
   private readonly visit: Visit
+  /** The bytes whose data went out: the prelude (file tags, reference names), then the visited chunks' span. */
+  readonly used: [number, number][]
 
   constructor(prelude: Prelude, sel: RecordSelection, visit: Visit) {
+    this.used = [[0, prelude.firstChunkOffset]]
     this.prelude = prelude
     this.sel = sel
     this.visit = visit
@@ -121,11 +125,25 @@ class Selector {
     let cols: ChunkColumns | undefined
     const columns = (): ChunkColumns => (cols ??= decodeRecords(payload, this.layout))
     const records = chosen(from, to, this.sel.match?.(columns()))
-    if (records.length > 0) await this.visit({ chunk: k, firstRecord, payload, records, bounds, columns })
+    if (records.length === 0) return
+    this.markUsed(offset, offset + bytes.length)
+    await this.visit({ chunk: k, firstRecord, payload, records, bounds, columns })
+  }
+
+  private markUsed(start: number, end: number): void {
+    const span = this.used[1]
+    if (span) span[1] = end
+    else this.used.push([start, end])
   }
 }
 
-/** Visits every chunk of the selection in file order. */
+/**
+ * Visits every chunk of the selection in file order. When the source's
+ * container was found damaged where the visited data lies (a .sz frame
+ * failing its checksum over the prelude or a visited chunk), it throws the
+ * error `validate` reports for it: nothing read from such a frame leaves as
+ * data (containerDamage.ts).
+ */
 export async function eachSelectedChunk(
   source: ByteSource,
   prelude: Prelude,
@@ -134,8 +152,27 @@ export async function eachSelectedChunk(
   opts: WalkOptions = {},
 ): Promise<void> {
   const selector = new Selector(prelude, sel, visit)
-  if (opts.known) await walkKnown(source, selector, sel, opts.known, opts)
-  else await walkScanned(source, prelude, selector, sel, opts)
+  const walked = opts.known
+    ? await walkKnown(source, selector, sel, opts.known, opts)
+    : await walkScanned(source, prelude, selector, sel, opts)
+  throwIfContainerDamaged(source, walked.index, walked.endOfChunks, selector.used)
+}
+
+/** Runs a walk; when it fails, the container's damage, which may be the cause, is the error. */
+async function damageFirst(source: ByteSource, walked: Walked, walk: () => Promise<void>): Promise<Walked> {
+  try {
+    await walk()
+  } catch (e) {
+    throwIfContainerDamaged(source, walked.index, walked.endOfChunks, [[0, Infinity]])
+    throw e
+  }
+  return walked
+}
+
+/** The index a walk had or built, and where its chunks end (to place container damage in a chunk). */
+interface Walked {
+  index: ChunkIndex
+  endOfChunks: number
 }
 
 /** The chunks [from, to] of an index, read in blocks of up to READ_BLOCK bytes. */
@@ -145,10 +182,27 @@ async function walkKnown(
   sel: RecordSelection,
   known: { index: ChunkIndex; convention: NbytesConvention },
   opts: WalkOptions,
-): Promise<void> {
+): Promise<Walked> {
   const { index, convention } = known
   const [from, bound] = chunkBound(sel)
   const to = Math.min(bound, index.count - 1)
+  const spanOf = (k: number): number => chunkSpan(index.nbytes[k] ?? 0, convention)
+  const last = index.count - 1
+  const endOfChunks = last < 0 ? 0 : (index.offset[last] ?? 0) + spanOf(last)
+  return damageFirst(source, { index, endOfChunks }, () =>
+    walkKnownChunks(source, selector, sel, known, opts, from, to),
+  )
+}
+
+async function walkKnownChunks(
+  source: ByteSource,
+  selector: Selector,
+  sel: RecordSelection,
+  { index, convention }: { index: ChunkIndex; convention: NbytesConvention },
+  opts: WalkOptions,
+  from: number,
+  to: number,
+): Promise<void> {
   const spanOf = (k: number): number => chunkSpan(index.nbytes[k] ?? 0, convention)
   for (let k = from; k <= to;) {
     if (pastRecords(sel, index.firstRecord[k] ?? 0)) break
@@ -172,7 +226,7 @@ async function walkScanned(
   selector: Selector,
   sel: RecordSelection,
   opts: WalkOptions,
-): Promise<void> {
+): Promise<Walked> {
   const [from, to] = chunkBound(sel)
   let firstRecord = 0
   let failure: Error | undefined
@@ -195,7 +249,11 @@ async function walkScanned(
       return false
     },
   })
-  if (failure !== undefined) throw failure
-  if (scan.cancelled) throwIfAborted(opts.signal)
-  if (scan.error && !finished) throw RadError.fromData(scan.error)
+  const walked = { index: scan.index, endOfChunks: scan.endOffset }
+  return damageFirst(source, walked, () => {
+    if (failure !== undefined) throw failure
+    if (scan.cancelled) throwIfAborted(opts.signal)
+    if (scan.error && !finished) throw RadError.fromData(scan.error)
+    return Promise.resolve()
+  })
 }

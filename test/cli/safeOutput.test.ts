@@ -109,10 +109,18 @@ describe('outputs are renamed into place when complete', () => {
       const output = dir.path(`previous-${signal}.rad`)
       const previous = new TextEncoder().encode(`the previous OUT, before ${signal}\n`)
       writeFileSync(output, previous)
-      const child = spawn(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'rad.mjs'), 'subset', bigInput, output], {
-        stdio: 'ignore',
+      const child = spawn(
+        process.execPath,
+        [join(import.meta.dirname, '..', '..', 'bin', 'rad.mjs'), 'subset', bigInput, output],
+        {
+          stdio: 'ignore',
+        },
+      )
+      const exited = new Promise<void>((resolve) => {
+        child.on('exit', () => {
+          resolve()
+        })
       })
-      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
       const partial = await waitForPartial(`previous-${signal}.rad`, 1 << 20)
       expect(partial, 'the subset writes to a temporary file beside OUT').toBeDefined()
       child.kill(signal)
