@@ -4,7 +4,7 @@ import type { IntegrityStatus } from '../rad/integrity'
 import { u32le } from '../rad/chunk'
 import { decodeChunk } from '../rad/decodeChunk'
 import { canonicalJson } from '../rad/display'
-import { RadError } from '../rad/errors'
+import { RadError, plural } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
 import { describeType } from '../rad/tags'
 import type { ChunkColumns, Prelude, TagDesc } from '../rad/types'
@@ -110,7 +110,7 @@ export async function runValidate(file: ByteSource, out: Output): Promise<number
   if (reportErrors(scan) !== 0) return exitCodeOf(status)
   const verdict = status === 'warnings' ? 'readable, with warnings' : 'ok'
   out.write(
-    `${verdict}: ${String(scan.index.count)} chunks, ${String(scan.records)} records, ${String(scan.alignments ?? 0)} alignments\n`,
+    `${verdict}: ${plural(scan.index.count, 'chunk')}, ${plural(scan.records, 'record')}, ${plural(scan.alignments ?? 0, 'alignment')}\n`,
   )
   return exitCodeOf(status)
 }
@@ -155,7 +155,7 @@ async function eachChunk(
   if (only !== undefined && !scan.error && scan.index.count <= only) {
     throw new RadError(
       'BAD_VALUE',
-      `there is no chunk ${String(only)}: the file has ${String(scan.index.count)} chunks`,
+      `there is no chunk ${String(only)}: the file has ${plural(scan.index.count, 'chunk')}`,
     )
   }
   await out.flush()

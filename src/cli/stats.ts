@@ -1,6 +1,6 @@
 /** `stats FILE [--json] [--tsv]`: the whole-file statistics of issue 12 §1 (docs/stats.md). */
 import { decodeChunk } from '../rad/decodeChunk'
-import { fmtInt } from '../rad/errors'
+import { fmtInt, plural } from '../rad/errors'
 import { makeCheckPlan } from '../rad/valueChecks'
 import { integrityStatus } from '../rad/integrity'
 import { inferSemantics } from '../rad/semantics'
@@ -21,14 +21,17 @@ function pct(x: number): string {
 
 /** A few lines for people; `--json` has every figure. */
 function summary(s: StatsJson): string[] {
-  const lines = [`${s.assay}: ${fmtInt(s.records)} records, ${fmtInt(s.alignments)} alignments`]
+  const lines = [
+    `${s.assay}: ${plural(s.records, 'record', 'records', fmtInt)}, ${plural(s.alignments, 'alignment', 'alignments', fmtInt)}`,
+  ]
   if (s.barcodes) {
     const approx = s.barcodes.exact ? '' : ` (≈, ±${fmtInt(s.barcodes.distinct_error)})`
     lines.push(
       `barcodes: ${fmtInt(s.barcodes.distinct)} distinct${approx}; reads per barcode mean ${s.barcodes.reads_per_barcode.mean.toFixed(1)}, median ${String(s.barcodes.reads_per_barcode.median)}`,
     )
   }
-  if (s.knee !== null) lines.push(`knee: ${fmtInt(s.knee)} cells (${pct(s.cutoffs?.knee?.readsShare ?? 0)} of reads)`)
+  if (s.knee !== null)
+    lines.push(`knee: ${plural(s.knee, 'cell', 'cells', fmtInt)} (${pct(s.cutoffs?.knee?.readsShare ?? 0)} of reads)`)
   if (s.umis) {
     lines.push(
       `UMIs: ${fmtInt(s.umis.distinct_pairs)} distinct (barcode, UMI) pairs${s.umis.exact ? '' : ' (sampled)'}; saturation ${pct(s.umis.sequencing_saturation)}; ` +
@@ -43,7 +46,7 @@ function summary(s: StatsJson): string[] {
         .join(', ')}`,
     )
   }
-  if (s.chunks.collated) lines.push(`collated: ${fmtInt(s.chunks.count)} chunks, one cell each`)
+  if (s.chunks.collated) lines.push(`collated: ${plural(s.chunks.count, 'chunk', 'chunks', fmtInt)}, one cell each`)
   if (!s.exact) lines.push('some figures are estimates: see --json (exact, distinct_error, relative_error)')
   return lines
 }

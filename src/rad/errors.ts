@@ -88,7 +88,12 @@ export function fmtInt(n: number | bigint): string {
 }
 
 /** `1 chunk`, `2 chunks`: a count and its noun, pluralised with `s` unless `many` is given. */
-export function plural(n: number | bigint, one: string, many = `${one}s`, format: (n: number | bigint) => string = String): string {
+export function plural(
+  n: number | bigint,
+  one: string,
+  many = `${one}s`,
+  format: (n: number | bigint) => string = String,
+): string {
   return `${format(n)} ${n === 1 || n === 1n ? one : many}`
 }
 

@@ -263,7 +263,7 @@ describe.concurrent('rad validate', () => {
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/^usage:/)
     expect(r.stdout).toMatch(
-      /exit status.*\n {2}0 {2}the file is clean.*\n {2}1 {2}errors.*\n {2}2 {2}validate and info only: readable, with warnings/s,
+      /exit status.*\n {2}0 {2}the file is clean.*\n {2}1 {2}errors.*\n {2}2 {2}validate and info: readable, with warnings/s,
     )
   })
 })
