@@ -30,8 +30,9 @@ function summary(s: StatsJson): string[] {
       `barcodes: ${fmtInt(s.barcodes.distinct)} distinct${approx}; reads per barcode mean ${s.barcodes.reads_per_barcode.mean.toFixed(1)}, median ${String(s.barcodes.reads_per_barcode.median)}`,
     )
   }
-  if (s.knee !== null)
+  if (s.knee !== null) {
     lines.push(`knee: ${plural(s.knee, 'cell', 'cells', fmtInt)} (${pct(s.cutoffs?.knee?.readsShare ?? 0)} of reads)`)
+  }
   if (s.umis) {
     lines.push(
       `UMIs: ${fmtInt(s.umis.distinct_pairs)} distinct (barcode, UMI) pairs${s.umis.exact ? '' : ' (sampled)'}; saturation ${pct(s.umis.sequencing_saturation)}; ` +
