@@ -1,4 +1,4 @@
-import type { CheckPlan } from './valueChecks'
+import type { CheckPlan } from './checkPlan'
 
 // The word scan of the record checks (valueChecks.ts): the index scan's hot
 // path over clean chunks (cleanRun.ts) and checkChunk's first try.

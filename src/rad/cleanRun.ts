@@ -3,7 +3,7 @@ import type { ChunkIndexBuilder } from './chunkIndex'
 import { MAX_CHUNK_BYTES } from './chunkHeader'
 import type { ChunkBounds } from './chunkHeader'
 import { scanWords } from './checkWords'
-import type { CheckPlan } from './valueChecks'
+import type { CheckPlan } from './checkPlan'
 import type { Prelude } from './types'
 
 /** What a clean run did: chunks indexed, the offset after the last, alignments counted (0 without a plan). */

@@ -9,7 +9,7 @@ import { parsePrelude } from '../../src/rad/prelude'
 import { inferSemantics } from '../../src/rad/semantics'
 import type { NbytesConvention, Prelude } from '../../src/rad/types'
 import { makeCheckPlan } from '../../src/rad/valueChecks'
-import type { CheckPlan } from '../../src/rad/valueChecks'
+import type { CheckPlan } from '../../src/rad/checkPlan'
 import { buildRad, tag } from '../helpers/radWriter'
 import type { BuiltRad, ChunkSpec, RadSpec } from '../helpers/radWriter'
 
