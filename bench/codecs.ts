@@ -15,7 +15,7 @@ import { decompress as fzstdDecompress } from 'fzstd'
 import { decompressBlock } from 'lz4js'
 import { ZSTDDecoder } from 'zstddec'
 import { decompressChunk } from '../src/rad/codec'
-import { loadWasmCodecs } from '../src/rad/codecWasm'
+import { loadWasmCodecs } from '../src/io/codecWasm'
 import { parsePrelude } from '../src/rad/prelude'
 import { loadZstd, lz4Payload, zstdFrame } from '../test/helpers/radWriter'
 

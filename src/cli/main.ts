@@ -1,4 +1,4 @@
-import { loadWasmCodecs } from '../rad/codecWasm'
+import { loadWasmCodecs } from '../io/codecWasm'
 import { RadError } from '../rad/errors'
 import { NodeFileSource } from './nodeFileSource'
 import { runDump, runInfo, runValidate, runView } from './commands'

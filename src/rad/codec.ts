@@ -205,7 +205,7 @@ export function storedZstdBlock(src: Uint8Array): Uint8Array | undefined {
 }
 
 /**
- * A faster zstd decoder put in place of fzstd (codecWasm.ts, ADR 0010): the
+ * A faster zstd decoder put in place of fzstd (io/codecWasm.ts, ADR 0010): the
  * frame's bytes, or undefined when it could not decode them — fzstd then
  * decodes them again and gives its verdict, so damaged frames read as before.
  */

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { decompressChunk, installZstdDecoder } from '../../src/rad/codec'
-import { loadWasmCodecs } from '../../src/rad/codecWasm'
+import { loadWasmCodecs } from '../../src/io/codecWasm'
 import { loadZstd, zstdFrame } from '../helpers/radWriter'
 
 afterAll(() => {

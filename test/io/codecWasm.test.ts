@@ -1,7 +1,7 @@
 import { decompress as fzstdDecompress } from 'fzstd'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decompressChunk, installZstdDecoder, storedZstdBlock } from '../../src/rad/codec'
-import { loadWasmCodecs } from '../../src/rad/codecWasm'
+import { loadWasmCodecs } from '../../src/io/codecWasm'
 import { RadError } from '../../src/rad/errors'
 import { loadZstd, zstdFrame } from '../helpers/radWriter'
 
