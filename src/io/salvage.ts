@@ -97,3 +97,15 @@ export async function planSalvage(
   )
   return { head, ranges, keptChunks, keptRecords, droppedChunks, bytes }
 }
+
+/**
+ * The valid part of a dropped file as a File: the corrected prelude and
+ * `Blob.slice`s of the intact chunks. Slicing reads nothing: the browser
+ * copies the bytes only when the download is written (ADR 0001: only io/
+ * slices a Blob).
+ */
+export function salvagedFile(file: Blob, plan: Pick<SalvagePlan, 'head' | 'ranges'>, name: string): File {
+  const parts: BlobPart[] = [plan.head as Uint8Array<ArrayBuffer>]
+  for (const [start, end] of plan.ranges) parts.push(file.slice(start, end))
+  return new File(parts, name, { type: 'application/octet-stream' })
+}

@@ -12,6 +12,7 @@ import './comlinkErrors'
 import { fileChanged, isFileChange } from '../io/fileFingerprint'
 import { knownSize, sourceName, urlSpec } from '../io/sourceSpec'
 import type { SourceSpec } from '../io/sourceSpec'
+import { salvagedFile } from '../io/salvage'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { RadError, fmtInt } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
@@ -343,18 +344,13 @@ export class RadSession {
 
   /**
    * The valid part of a damaged file, as a File assembled from the salvage
-   * plan: the corrected prelude (from the index worker) and `Blob.slice`s of
-   * the intact chunks. Slicing reads nothing: the browser copies the bytes
-   * only when the download is written. Undefined when there is no plan.
+   * plan (io/salvage.ts salvagedFile). Undefined when there is no plan.
    */
   salvagedFile(): File | undefined {
     const offer = this.store.current.summary?.salvage
     // A URL's valid part would have to be downloaded first: `rad salvage` on the server is the way.
     if (!offer || this.disposed || this.store.current.changed || this.source.kind !== 'file') return undefined
-    const { file } = this.source
-    const parts: BlobPart[] = [offer.head as Uint8Array<ArrayBuffer>]
-    for (const [start, end] of offer.ranges) parts.push(file.slice(start, end))
-    return new File(parts, salvagedName(sourceName(this.source)), { type: 'application/octet-stream' })
+    return salvagedFile(this.source.file, offer, salvagedName(sourceName(this.source)))
   }
 
   /**
