@@ -219,7 +219,13 @@ function rows(h: HistogramState, dense = h.dense.length): [number, number][] {
   return hist.entries()
 }
 
-/** Distinct UMIs per barcode of the combined table (scaled by the sampling rate). */
+/**
+ * Distinct UMIs per barcode of the combined table (scaled by the sampling
+ * rate). When the pairs are sampled, a barcode none of whose pairs was drawn
+ * would count 0, and one with a drawn pair 1/rate: each estimate is held
+ * between 1 and the barcode's reads, which bound it whatever was drawn (a
+ * barcode with reads has a UMI; it has no more UMIs than reads).
+ */
 export function umisPerBarcode(state: StatsState): Float64Array {
   const b = state.barcodes[0]
   const p = state.pairs
@@ -230,6 +236,10 @@ export function umisPerBarcode(state: StatsState): Float64Array {
   for (let id = 0; id < p.size; id++) {
     const bid = table.find(p.keys, id * p.keyWords)
     if (bid >= 0) out[bid]! += 1 / rate
+  }
+  if (state.pairShift > 0) {
+    const reads = b.table.counts
+    for (let i = 0; i < out.length; i++) out[i] = Math.min(reads[i]!, Math.max(1, out[i]!))
   }
   return out
 }
@@ -339,7 +349,8 @@ export function statsJson(state: StatsState, prelude: Prelude, sem: Semantics, o
         .map((b, l) => barcodeStats(b, sem.barcodes[l]?.name ?? '', sem, [l], barcodeRecords, top))
     }
   }
-  const umis = combined && state.pairs.size > 0 ? umiStats(state) : null
+  // A file with a UMI tag has UMI figures, zeros when it has no records.
+  const umis = combined && sem.umi ? umiStats(state) : null
   const desc = barcodeCountsDescending(state)
   const knee = combined ? (kneeDistance(desc) ?? null) : null
   const json: StatsJson = {

@@ -13,6 +13,7 @@ import {
   mergeStates,
   statsJson,
   statsTransferables,
+  umisPerBarcode,
 } from '../../../src/rad/stats'
 import type { StatsOptions } from '../../../src/rad/stats'
 import { SALMON_V2, SALMON_V3 } from '../../helpers/fixtures'
@@ -327,6 +328,21 @@ describe('the real salmon fixtures', () => {
   })
 })
 
+describe('a file with a UMI tag and no records', () => {
+  it('has UMI figures, all zeros, not null', async () => {
+    const s = await statsOf(radBytes({ ...salmonScRna(), chunks: [] }))
+    expect(s.records).toBe(0)
+    expect(s.umis).toMatchObject({
+      distinct_pairs: 0,
+      per_barcode: { mean: 0, median: 0 },
+      duplication_rate: 0,
+      sequencing_saturation: 0,
+      good_toulmin_2x: 0,
+      exact: true,
+    })
+  })
+})
+
 describe('caps: past them, documented estimates', () => {
   it('pairs past maxPairs are sampled by hash; the estimate is within its stated error', async () => {
     const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
@@ -341,6 +357,21 @@ describe('caps: past them, documented estimates', () => {
     expect(Math.abs(u.distinct_pairs - truth) / truth).toBeLessThan(4 * u.relative_error)
     // Barcodes stay exact.
     expect(s.barcodes).toEqual(exact.barcodes)
+  })
+
+  it('sampled pairs: every barcode counts between 1 UMI and its reads, so the median is never 0', async () => {
+    const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
+    const state = accumulate(r, { maxPairs: 2000 })
+    const s = statsJson(state, r.prelude, r.sem)
+    expect(s.umis?.exact).toBe(false)
+    const umis = umisPerBarcode(state)
+    const reads = state.barcodes[0]?.table.counts ?? new Float64Array(0)
+    expect(umis.length).toBe(s.barcodes?.distinct)
+    for (let i = 0; i < umis.length; i++) {
+      expect(umis[i]).toBeGreaterThanOrEqual(1)
+      expect(umis[i]).toBeLessThanOrEqual(reads[i] ?? 0)
+    }
+    expect(s.umis?.per_barcode.median).toBeGreaterThanOrEqual(1)
   })
 
   it('barcodes past maxBarcodes: counted as untracked, distinct by HyperLogLog', async () => {
