@@ -195,6 +195,25 @@ describe('"changed" only when a version differs', () => {
     expect((await failure(confirmUnchanged(src, fp))).code).toBe('FETCH_FAILED')
   })
 
+  it('a server that stops answering ranges (200, the whole file): named, and changed only if the size differs', async () => {
+    const s = await serve()
+    let calls = 0
+    // After the opening GET and the tail's, the Range header is dropped: the server answers 200.
+    const noRangeLater: typeof fetch = (input, init) => {
+      calls++
+      return fetch(input, calls > 2 ? { ...init, headers: {} } : init)
+    }
+    const src = await HttpSource.open(s.url(PATH), { ...fast, fetch: noRangeLater })
+    await expect.poll(() => s.requests.length).toBe(2)
+    expect(await failure(src.read(2_000_000, 10))).toMatchObject({
+      code: 'FETCH_FAILED',
+      message:
+        /^the server stopped answering byte ranges: it sent the whole file \(200\) when asked for bytes 1,835,008–2,097,151$/,
+    })
+    s.setFile(PATH, bytes.subarray(0, 1000))
+    expect(await failure(src.read(2_500_000, 10))).toMatchObject({ code: 'FILE_CHANGED', message: /size is now 1,000/ })
+  })
+
   it('a server that starts failing with 500: FETCH_FAILED, not FILE_CHANGED', async () => {
     const s = await serve({ fault: { kind: 'status', status: 500 }, faultAfter: 2 })
     const src = await HttpSource.open(s.url(PATH), fast)
