@@ -28,6 +28,8 @@ export interface HttpSourceOptions {
   retryBaseMs?: number
   /** A server that ignores Range is read whole when the file is at most this large. */
   wholeBodyLimit?: number
+  /** A request that receives nothing for this long fails: the server stopped sending (default STALL_MS). */
+  stallMs?: number
   /** The version learned by another source on the same URL (a decode worker gets the index worker's). */
   version?: RemoteVersion
   /** For tests; the global fetch otherwise. */
@@ -62,9 +64,29 @@ const RETRIES = 4
 const RETRY_BASE_MS = 250
 /** A Retry-After longer than this is not waited for. */
 const MAX_RETRY_WAIT_MS = 10_000
+/**
+ * 30 s without a byte (before the answer, or between two parts of its body): the server
+ * stopped sending (issue 20 §4). Not retried: the page says so and offers Retry.
+ */
+export const STALL_MS = 30_000
+/**
+ * After a fetch the browser refused, how long its Content-Security-Policy violation event may
+ * take: Chromium fires it within a task of the rejection (measured: under 1 ms).
+ */
+const POLICY_EVENT_MS = 50
 
-/** What the browser can only tell as "failed to fetch": the server is down, or it does not allow this page (CORS). */
-class NetworkFailure extends Error {}
+/**
+ * What the browser can only tell as "failed to fetch": the server is down, it does not allow
+ * this page (CORS), or the page's own policy refused the address. `midBody`: the answer had
+ * begun and the connection broke off in its middle (then CORS and the policy are not the cause).
+ */
+class NetworkFailure extends Error {
+  readonly midBody: boolean
+  constructor(message: string, midBody: boolean) {
+    super(message)
+    this.midBody = midBody
+  }
+}
 /** A status worth asking again (5xx, 429). */
 class TransientStatus extends Error {
   readonly waitMs: number | undefined
@@ -109,6 +131,7 @@ export class HttpSource implements ByteSource {
       retries: opts.retries ?? RETRIES,
       retryBaseMs: opts.retryBaseMs ?? RETRY_BASE_MS,
       wholeBodyLimit: opts.wholeBodyLimit ?? WHOLE_BODY_LIMIT,
+      stallMs: opts.stallMs ?? STALL_MS,
     }
   }
 
@@ -119,6 +142,7 @@ export class HttpSource implements ByteSource {
    */
   static async open(url: string, opts: HttpSourceOptions = {}, signal?: AbortSignal): Promise<HttpSource> {
     const absolute = new URL(url, baseHref()).href
+    watchPolicyRefusals()
     if (opts.version && !opts.version.wholeBody) return new HttpSource(absolute, opts.version, opts)
     const probe = new HttpSource(absolute, opts.version ?? { size: 0 }, opts)
     const first = await probe.fetchFirst(signal)
@@ -129,7 +153,10 @@ export class HttpSource implements ByteSource {
       return source
     }
     const bs = source.opts.blockSize
-    for (let at = 0; at < first.bytes.length; at += bs) {
+    // Whole blocks only (or up to the end of the file): a block cached short would read as zeros.
+    const got = first.bytes.length
+    const kept = got === source.size ? got : got - (got % bs)
+    for (let at = 0; at < kept; at += bs) {
       source.blocks.set(at / bs, Promise.resolve(first.bytes.subarray(at, Math.min(first.bytes.length, at + bs))))
     }
     // The fingerprint's tail, asked for now so that it arrives with the first records.
@@ -231,70 +258,91 @@ export class HttpSource implements ByteSource {
   private async fetchRange(start: number, end: number, signal?: AbortSignal): Promise<Uint8Array> {
     await this.slot(signal)
     try {
-      return await this.withRetries(start, signal, async () => {
-        const res = await this.get(start, end, signal)
-        if (res.status === 416) {
-          await res.body?.cancel()
-          throw this.markChanged('the server no longer has these bytes (416: range not satisfiable); it is shorter now')
-        }
-        if (res.status !== 206) {
-          await res.body?.cancel()
-          if (res.status === 200) throw readFailed('the server stopped answering byte ranges', start)
-          throw statusError(res, start, this.url)
-        }
-        this.checkVersion(responseVersion(res, this.size))
-        const bytes = new Uint8Array(await res.arrayBuffer())
-        const range = parseContentRange(res.headers.get('Content-Range'))
-        if ((range && range.start !== start) || bytes.length !== end - start) {
-          throw readFailed(
-            `asked for ${fmtInt(end - start)} bytes at byte ${fmtInt(start)}, the server sent ${fmtInt(bytes.length)}${range ? ` from byte ${fmtInt(range.start)}` : ''}`,
-            start,
-          )
-        }
-        return bytes
-      })
+      return await this.withRetries(start, signal, () =>
+        this.exchange(start, end, signal, async (res, onBytes) => {
+          if (res.status !== 206) {
+            await res.body?.cancel()
+            throw this.notPartial(res, start, end)
+          }
+          this.checkVersion(responseVersion(res, this.size))
+          const range = parseContentRange(res.headers.get('Content-Range'))
+          if (range && range.start !== start) throw otherBytes(start, end, range)
+          const bytes = await readBodyUpTo(res, end - start, signal, onBytes)
+          if (bytes?.length !== end - start) throw otherBytes(start, end, range, bytes?.length ?? 'more')
+          return bytes
+        }),
+      )
     } finally {
       this.release()
     }
+  }
+
+  /**
+   * Why a ranged GET after the first did not answer 206: the file changed (another size, ETag or
+   * date), or the server failed or refused. A 416 or a 200 is a change only when the size differs.
+   */
+  private notPartial(res: Response, start: number, end: number): Error {
+    if (res.status === 416) {
+      this.checkVersion(responseVersion(res, this.size))
+      return fetchFailed(
+        `the server refused the byte range ${span(start, end)} (416 Range Not Satisfiable) of a file it said has ${fmtInt(this.size)} bytes${redirectNote(res)}`,
+        start,
+      )
+    }
+    if (res.status === 200) {
+      const length = Number(res.headers.get('Content-Length') ?? NaN)
+      this.checkVersion(responseVersion(res, Number.isFinite(length) ? length : this.size))
+      return fetchFailed(
+        `the server stopped answering byte ranges: it sent the whole file (200) when asked for bytes ${span(start, end)}${redirectNote(res)}`,
+        start,
+      )
+    }
+    return statusError(res, start, this.url)
   }
 
   /** The opening request: the first block and the file's size and version. */
   private async fetchFirst(
     signal?: AbortSignal,
   ): Promise<{ version: RemoteVersion; bytes: Uint8Array; whole?: Uint8Array }> {
-    return this.withRetries(0, signal, async () => {
-      const res = await this.get(0, this.opts.blockSize * OPEN_BLOCKS, signal)
-      if (res.status === 200) return this.readWholeBody(res, signal)
-      if (res.status === 416) {
-        await res.body?.cancel()
-        return { version: { ...responseVersion(res, 0), size: 0 }, bytes: new Uint8Array(0) }
-      }
-      if (res.status !== 206) {
-        await res.body?.cancel()
-        throw statusError(res, 0, this.url)
-      }
-      const range = parseContentRange(res.headers.get('Content-Range'))
-      if (!range || range.total === undefined) {
-        await res.body?.cancel()
-        throw readFailed(
-          `the server answered the byte range but did not let this page read its size. It must send the header ${EXPOSE_HEADERS}`,
-          0,
-        )
-      }
-      const bytes = new Uint8Array(await res.arrayBuffer())
-      return { version: responseVersion(res, range.total), bytes }
-    })
+    const asked = this.opts.blockSize * OPEN_BLOCKS
+    return this.withRetries(0, signal, () =>
+      this.exchange(0, asked, signal, async (res, onBytes) => {
+        if (res.status === 200) return this.readWholeBody(res, signal, onBytes)
+        if (res.status !== 206) {
+          await res.body?.cancel()
+          if (res.status === 416) return emptyOrRefused(res, asked)
+          throw statusError(res, 0, this.url)
+        }
+        const range = parseContentRange(res.headers.get('Content-Range'))
+        if (!range || range.total === undefined) {
+          await res.body?.cancel()
+          throw fetchFailed(
+            `the server answered the byte range but did not let this page read its size. It must send the header ${EXPOSE_HEADERS}`,
+            0,
+          )
+        }
+        // A server may send fewer bytes than asked (then Content-Range says so), never others.
+        const wanted = Math.min(asked, range.total)
+        if (range.start !== 0) throw otherBytes(0, wanted, range)
+        const bytes = await readBodyUpTo(res, wanted, signal, onBytes)
+        if (!bytes || bytes.length === 0 || bytes.length !== (range.end ?? -1) + 1) {
+          throw otherBytes(0, wanted, range, bytes?.length ?? 'more')
+        }
+        return { version: responseVersion(res, range.total), bytes }
+      }),
+    )
   }
 
   /** A 200 to a Range request: the server ignores Range. Small files are read whole; large ones refused. */
   private async readWholeBody(
     res: Response,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    onBytes: () => void,
   ): Promise<{ version: RemoteVersion; bytes: Uint8Array; whole: Uint8Array }> {
     const limit = this.opts.wholeBodyLimit
     const declared = Number(res.headers.get('Content-Length') ?? NaN)
     const tooLarge = (n: number) =>
-      readFailed(
+      fetchFailed(
         `the server does not serve byte ranges (it answered a Range request with the whole file, ${fmtInt(n)} bytes or more), and files over ${fmtInt(limit)} bytes are only read from servers that do. Serve it with \`rad serve\` or any server that supports Range requests (nginx, Apache, S3, GCS)`,
         0,
       )
@@ -302,26 +350,47 @@ export class HttpSource implements ByteSource {
       await res.body?.cancel()
       throw tooLarge(declared)
     }
-    const whole = await readBodyUpTo(res, limit, signal)
+    const whole = await readBodyUpTo(res, limit, signal, onBytes)
     if (!whole) throw tooLarge(limit + 1)
     const version = { ...responseVersion(res, whole.length), size: whole.length, wholeBody: true }
     return { version, bytes: whole, whole }
   }
 
-  private async get(start: number, end: number, signal?: AbortSignal): Promise<Response> {
-    const init: RequestInit = {
-      headers: { Range: `bytes=${String(start)}-${String(end - 1)}` },
-      // The URL goes to its own server and nowhere else; no cookies; always the server's current bytes.
-      referrerPolicy: 'no-referrer',
-      credentials: 'omit',
-      cache: 'no-store',
-    }
-    if (signal) init.signal = signal
+  /**
+   * One ranged GET of [start, end), its answer read by `handle` (which calls `onBytes` as parts
+   * of the body arrive), under a stall watch: nothing for stallMs fails it with "the server
+   * stopped sending". A failure before the answer or in the middle of its body is a
+   * NetworkFailure, retried by withRetries; a cancel stays a cancel.
+   */
+  private async exchange<T>(
+    start: number,
+    end: number,
+    signal: AbortSignal | undefined,
+    handle: (res: Response, onBytes: () => void) => Promise<T>,
+  ): Promise<T> {
+    const watch = new StallWatch(this.opts.stallMs, signal)
+    let answered = false
     try {
-      return await this.fetchFn(this.url, init)
+      const res = await this.fetchFn(this.url, {
+        headers: { Range: `bytes=${String(start)}-${String(end - 1)}` },
+        // The URL goes to its own server and nowhere else; no cookies; always the server's current bytes.
+        referrerPolicy: 'no-referrer',
+        credentials: 'omit',
+        cache: 'no-store',
+        signal: watch.signal,
+      })
+      answered = true
+      watch.arm()
+      return await handle(res, () => {
+        watch.arm()
+      })
     } catch (e) {
       throwIfAborted(signal)
-      throw new NetworkFailure(e instanceof Error ? e.message : String(e))
+      if (watch.stalled) throw fetchFailed(stalledMessage(this.url, this.opts.stallMs), start)
+      if (e instanceof RadError || e instanceof TransientStatus) throw e
+      throw new NetworkFailure(e instanceof Error ? e.message : String(e), answered)
+    } finally {
+      watch.stop()
     }
   }
 
@@ -332,17 +401,33 @@ export class HttpSource implements ByteSource {
         return await attempt()
       } catch (e) {
         if (!(e instanceof NetworkFailure || e instanceof TransientStatus)) throw e
-        if (e instanceof NetworkFailure && tries === 0 && (await this.blockedByCors())) {
-          throw readFailed(corsMessage(this.url), offset)
+        if (e instanceof NetworkFailure && !e.midBody && tries === 0) {
+          const refused = await this.refusal()
+          if (refused !== undefined) throw fetchFailed(refused, offset)
         }
-        if (tries >= this.opts.retries) {
-          throw readFailed(e instanceof NetworkFailure ? unreachableMessage(this.url, e.message) : e.message, offset)
-        }
+        if (tries >= this.opts.retries) throw fetchFailed(this.gaveUp(e, tries + 1), offset)
         const backoff = this.opts.retryBaseMs * 2 ** tries
         await sleep(e instanceof TransientStatus && e.waitMs !== undefined ? e.waitMs : backoff, signal)
         if (this.changed) throw this.changed
       }
     }
+  }
+
+  /** The last failure in words, after `tries` attempts. */
+  private gaveUp(e: NetworkFailure | TransientStatus, tries: number): string {
+    if (e instanceof TransientStatus) return `${e.message}${tries > 1 ? `, ${String(tries)} times` : ''}`
+    if (!e.midBody) return unreachableMessage(this.url, e.message)
+    return `network failure: the connection to ${new URL(this.url).host} broke off in the middle of an answer, ${String(tries)} times (${e.message})`
+  }
+
+  /**
+   * Why the browser itself refused a request that got no answer: the page's own
+   * Content-Security-Policy, or CORS. Undefined when neither: the server is down.
+   */
+  private async refusal(): Promise<string | undefined> {
+    if (await refusedByPolicy(this.url)) return policyMessage(this.url)
+    if (await this.blockedByCors()) return corsMessage(this.url)
+    return undefined
   }
 
   /**
@@ -360,6 +445,7 @@ export class HttpSource implements ByteSource {
         referrerPolicy: 'no-referrer',
         credentials: 'omit',
         cache: 'no-store',
+        signal: AbortSignal.timeout(this.opts.stallMs),
       })
       return true
     } catch {
@@ -421,23 +507,96 @@ function unreachableMessage(url: string, why: string): string {
   return `could not reach ${new URL(url).host} (${why}). Is the server running, and is the address right?`
 }
 
-function statusError(res: Response, offset: number, url: string): Error {
+/** The page's own Content-Security-Policy refused the address (index.html's connect-src, docs/adr/0005). */
+function policyMessage(url: string): string {
+  return (
+    `this page's own security policy (Content-Security-Policy, connect-src) does not allow it to connect to ${new URL(url).origin}. ` +
+    'The viewer may read https:// addresses, and http:// ones only on this machine (127.0.0.1, localhost): ' +
+    'use an https:// address, or `rad serve` on the server and `ssh -L` to reach it here'
+  )
+}
+
+function stalledMessage(url: string, ms: number): string {
+  const wait = ms >= 1000 ? `${String(Math.round(ms / 1000))} s` : `${String(ms)} ms`
+  return `the server stopped sending: nothing arrived from ${new URL(url).host} for ${wait}`
+}
+
+/** ` (after a redirect to HOST)` when the answer came from another address than the one asked. */
+function redirectNote(res: Response): string {
+  if (!res.redirected || res.url === '') return ''
+  return ` (after a redirect to ${new URL(res.url).host})`
+}
+
+function statusError(res: Response, offset: number, asked: string): Error {
   const what = `${String(res.status)}${res.statusText ? ` ${res.statusText}` : ''}`
-  if (res.status >= 500 || res.status === 429) {
-    return new TransientStatus(`the server answered ${what}`, retryAfterMs(res.headers.get('Retry-After')))
-  }
-  if (res.status === 404 || res.status === 410) return readFailed(`there is no file at ${url} (${what})`, offset)
-  if (res.status === 401 || res.status === 403) {
-    return readFailed(
-      `the server refused to send the file (${what}); links that need a login cannot be opened here`,
+  const redirected = res.redirected && res.url !== ''
+  const final = new URL(redirected ? res.url : asked)
+  const answer = `${what}${redirected ? `, after a redirect from ${new URL(asked).host}` : ''}`
+  const waitMs = retryAfterMs(res.headers.get('Retry-After'))
+  if (res.status >= 500) return new TransientStatus(`server error: ${final.host} answered ${answer}`, waitMs)
+  if (res.status === 429) return new TransientStatus(`the server is busy: ${final.host} answered ${answer}`, waitMs)
+  if (res.status === 404 || res.status === 410) {
+    return fetchFailed(
+      `no such file on that server: ${final.host} has nothing at ${final.pathname} (${answer}). Check the address`,
       offset,
     )
   }
-  return readFailed(`the server answered ${what}`, offset)
+  if (res.status === 401 || res.status === 403) {
+    return fetchFailed(
+      `access refused: ${final.host} answered ${answer}; links that need a login cannot be opened here`,
+      offset,
+    )
+  }
+  return fetchFailed(`${final.host} answered ${answer}`, offset)
 }
 
-function readFailed(why: string, offset: number): RadError {
-  return new RadError('READ_FAILED', `could not read the file at byte ${fmtInt(offset)}: ${why}`, offset)
+/** `a–b` for the bytes [start, end). */
+function span(start: number, end: number): string {
+  return `${fmtInt(start)}–${fmtInt(end - 1)}`
+}
+
+/**
+ * A 206 holding other bytes than those asked for: "asked for 0–65,535, got 1,000–66,535".
+ * `came`: how many bytes the body held, once read ('more': more than asked).
+ */
+function otherBytes(
+  start: number,
+  end: number,
+  range: { start: number; end: number | undefined } | undefined,
+  came?: number | 'more',
+): RadError {
+  const got = range?.end !== undefined ? span(range.start, range.end + 1) : 'no Content-Range'
+  const body =
+    came === undefined ? '' : came === 'more' ? ', and more bytes than that came' : `, and ${fmtInt(came)} bytes came`
+  return fetchFailed(`the server sent other bytes than asked: asked for ${span(start, end)}, got ${got}${body}`, start)
+}
+
+/**
+ * A 416 to the opening request: an empty file (`Content-Range: bytes &#42;/0`, as nginx and
+ * `rad serve` answer), or a server refusing the first bytes of a file it has.
+ */
+function emptyOrRefused(res: Response, asked: number): { version: RemoteVersion; bytes: Uint8Array } {
+  const total = parseContentRange(res.headers.get('Content-Range'))?.total
+  if (total === 0) return { version: { ...responseVersion(res, 0), size: 0 }, bytes: new Uint8Array(0) }
+  const size =
+    total === undefined ? 'without saying the file’s size' : `although it says the file has ${fmtInt(total)} bytes`
+  throw fetchFailed(
+    `the server refused the first byte range, ${span(0, asked)} (416 Range Not Satisfiable), ${size}${redirectNote(res)}`,
+    0,
+  )
+}
+
+/**
+ * A URL that could not be read: never "changed" (that is FILE_CHANGED, from a differing
+ * version). The offset is named past byte 0 only: at 0 the file could not be opened at all.
+ */
+function fetchFailed(why: string, offset: number): RadError {
+  return new RadError('FETCH_FAILED', why, offset > 0 ? offset : undefined)
+}
+
+/** Whether `e` is a URL that could not be read (FETCH_FAILED): about the server or the network, not the file. */
+export function isFetchFailure(e: unknown): boolean {
+  return e instanceof RadError && e.code === 'FETCH_FAILED'
 }
 
 function retryAfterMs(header: string | null): number | undefined {
@@ -458,21 +617,28 @@ function responseVersion(res: Response, size: number): RemoteVersion {
   return version
 }
 
-/** `bytes 0-99/1234` → {start: 0, total: 1234}; `bytes &#42;/1234` → total 1234 and no start. */
-export function parseContentRange(header: string | null): { start: number; total: number | undefined } | undefined {
-  const m = header ? /^bytes\s+(?:(\d+)-\d+|\*)\/(\d+|\*)$/i.exec(header.trim()) : null
+/** `bytes 0-99/1234` → {start: 0, end: 99, total: 1234}; `bytes &#42;/1234` → total 1234, no start or end. */
+export function parseContentRange(
+  header: string | null,
+): { start: number; end: number | undefined; total: number | undefined } | undefined {
+  const m = header ? /^bytes\s+(?:(\d+)-(\d+)|\*)\/(\d+|\*)$/i.exec(header.trim()) : null
   if (!m) return undefined
   return {
     start: m[1] === undefined ? NaN : Number(m[1]),
-    total: m[2] === '*' || m[2] === undefined ? undefined : Number(m[2]),
+    end: m[2] === undefined ? undefined : Number(m[2]),
+    total: m[3] === '*' || m[3] === undefined ? undefined : Number(m[3]),
   }
 }
 
-/** The body, or undefined as soon as it grows past `limit` bytes (the rest is not read). */
+/**
+ * The body, or undefined as soon as it grows past `limit` bytes (the rest is not read).
+ * `onBytes` hears of each part as it arrives (a StallWatch is re-armed by it).
+ */
 export async function readBodyUpTo(
   res: Response,
   limit: number,
   signal?: AbortSignal,
+  onBytes?: () => void,
 ): Promise<Uint8Array | undefined> {
   if (!res.body) return new Uint8Array(0)
   const reader = res.body.getReader()
@@ -482,6 +648,7 @@ export async function readBodyUpTo(
     throwIfAborted(signal)
     const { value, done } = await reader.read()
     if (done) break
+    onBytes?.()
     total += value.length
     if (total > limit) {
       await reader.cancel()
@@ -496,6 +663,69 @@ export async function readBodyUpTo(
     pos += p.length
   }
   return out
+}
+
+/**
+ * Fails a request that receives nothing for `ms` (issue 20 §4): armed when it is sent, armed
+ * again by each part of the answer. Its `signal` aborts the fetch, as the caller's does.
+ */
+export class StallWatch {
+  readonly signal: AbortSignal
+  /** The wait ran out: the request was aborted for silence, not cancelled. */
+  stalled = false
+  private readonly ms: number
+  private readonly controller = new AbortController()
+  private timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(ms: number, outer?: AbortSignal) {
+    this.ms = ms
+    this.signal = outer ? AbortSignal.any([outer, this.controller.signal]) : this.controller.signal
+    this.arm()
+  }
+
+  /** Something arrived: the wait starts again. */
+  arm(): void {
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => {
+      this.stalled = true
+      this.controller.abort(new DOMException('the server stopped sending', 'TimeoutError'))
+    }, this.ms)
+  }
+
+  stop(): void {
+    clearTimeout(this.timer)
+  }
+}
+
+/** Origins this thread's Content-Security-Policy refused to connect to (securitypolicyviolation events). */
+const policyRefused = new Set<string>()
+let policyWatched = false
+
+/** Starts listening for the policy's refusals, once, where there are such events (a page or a worker). */
+function watchPolicyRefusals(): void {
+  const scope = globalThis as unknown as Partial<EventTarget>
+  if (policyWatched || typeof scope.addEventListener !== 'function') return
+  policyWatched = true
+  scope.addEventListener('securitypolicyviolation', (ev) => {
+    const blocked = (ev as Event & { blockedURI?: string }).blockedURI
+    if (!blocked) return
+    try {
+      policyRefused.add(new URL(blocked).origin)
+    } catch {
+      // 'inline', 'eval' and the like: not an address.
+    }
+  })
+}
+
+/**
+ * Whether the page's own Content-Security-Policy refused `url` (connect-src): the browser says
+ * so only by a violation event, which follows the failed fetch within a task.
+ */
+async function refusedByPolicy(url: string): Promise<boolean> {
+  if (!policyWatched) return false
+  const origin = new URL(url).origin
+  if (!policyRefused.has(origin)) await sleep(POLICY_EVENT_MS)
+  return policyRefused.has(origin)
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

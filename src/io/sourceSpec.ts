@@ -10,14 +10,29 @@ import type { RemoteVersion } from './httpSource'
  * `version` is the one the index worker saw first: the decode workers read
  * against it, so that no worker ever mixes two versions of the file.
  */
-export type SourceSpec = { kind: 'file'; file: Blob } | { kind: 'url'; url: string; version?: RemoteVersion }
+export type SourceSpec =
+  { kind: 'file'; file: Blob } | { kind: 'url'; url: string; version?: RemoteVersion; timeouts?: UrlTimeouts }
 
 export type { RemoteVersion }
+
+/**
+ * How long a URL's reads wait (issue 20 §4): a request that receives nothing for `stallMs` fails
+ * ("the server stopped sending", STALL_MS in httpSource.ts), and opening waits at most
+ * `sidecarMs` of silence for the `.rdx` beside the file (SIDECAR_WAIT_MS, sidecarBeside.ts).
+ * Only browser tests shorten them, through `globalThis.radViewerTimeouts` set before the page
+ * runs (e2e/urlFailures.spec.ts); the page address cannot.
+ */
+export interface UrlTimeouts {
+  stallMs?: number
+  sidecarMs?: number
+}
 
 /** The ByteSource a worker reads `spec` through. */
 export async function openByteSource(spec: SourceSpec, signal?: AbortSignal): Promise<ByteSource> {
   if (spec.kind === 'file') return new BlobSource(spec.file)
-  return HttpSource.open(spec.url, spec.version ? { version: spec.version } : {}, signal)
+  const stallMs = spec.timeouts?.stallMs
+  const opts = { ...(spec.version ? { version: spec.version } : {}), ...(stallMs ? { stallMs } : {}) }
+  return HttpSource.open(spec.url, opts, signal)
 }
 
 /** The name shown for `spec`: the file's name, or the URL's last path segment. */
@@ -50,5 +65,18 @@ export function urlSpec(input: string, base: string): SourceSpec {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new RadError('READ_FAILED', `only http:// and https:// addresses can be opened, not ${url.protocol}`)
   }
-  return { kind: 'url', url: url.href }
+  const timeouts = testTimeouts()
+  return { kind: 'url', url: url.href, ...(timeouts ? { timeouts } : {}) }
+}
+
+/** `globalThis.radViewerTimeouts`, when a browser test set it: positive numbers only (UrlTimeouts). */
+function testTimeouts(): UrlTimeouts | undefined {
+  const set = (globalThis as { radViewerTimeouts?: unknown }).radViewerTimeouts
+  if (typeof set !== 'object' || set === null) return undefined
+  const timeouts: UrlTimeouts = {}
+  for (const key of ['stallMs', 'sidecarMs'] as const) {
+    const ms = (set as Record<string, unknown>)[key]
+    if (typeof ms === 'number' && ms > 0) timeouts[key] = ms
+  }
+  return timeouts
 }

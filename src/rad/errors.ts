@@ -21,6 +21,12 @@ export const RAD_ERROR_CODES = [
   'READ_FAILED',
   /** The file changed on disk after it was opened (the page compares a fingerprint, io/fileFingerprint.ts). */
   'FILE_CHANGED',
+  /**
+   * A URL could not be read: the server answered with an error, refused, stopped sending, or
+   * could not be reached (io/httpSource.ts). Says nothing about the file's bytes, and never
+   * that it changed: that is FILE_CHANGED, from a differing ETag, Last-Modified or size.
+   */
+  'FETCH_FAILED',
   'WORKER_FAILED',
   'CANCELLED',
 ] as const

@@ -20,7 +20,16 @@ export interface ServeOptions {
   host: string
   /** 0 for any free port. */
   port: number
+  /** A connection with no traffic either way for this long is closed (default IDLE_TIMEOUT_MS). */
+  idleTimeoutMs?: number
 }
+
+/**
+ * Connections silent for a minute are closed (issue 20 §4): one that never sends a request, or
+ * whose reader stopped taking the body, would otherwise hold a socket and a file open for ever.
+ * The viewer's reads never pause that long mid-request (its own stall limit is 30 s).
+ */
+export const IDLE_TIMEOUT_MS = 60_000
 
 export interface RunningServer {
   host: string
@@ -168,6 +177,8 @@ export async function startRadServer(options: ServeOptions): Promise<RunningServ
   const server: Server = createServer((req, res) => {
     handle(req, res).catch(() => res.destroy())
   })
+  // Without a 'timeout' listener, Node destroys a socket idle this long.
+  server.setTimeout(options.idleTimeoutMs ?? IDLE_TIMEOUT_MS)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => {

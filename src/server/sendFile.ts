@@ -1,21 +1,43 @@
 /**
  * Sends one file from disk: GET and HEAD, a single `Range` (206, `Content-Range`), a strong
- * `ETag` from size and mtime, `Last-Modified`, and the conditional headers a range reader needs
+ * `ETag` from size, mtime and ctime, `Last-Modified`, and the conditional headers a range reader needs
  * (`If-Range`, `If-Match`, `If-None-Match`, `If-Modified-Since`). The file is opened once and
  * its headers come from that open handle, so the bytes and the `ETag` describe the same version
- * even when the file is replaced (renamed over) meanwhile.
+ * even when the file is replaced (renamed over) meanwhile. Regular files only: a FIFO, a socket
+ * or a device named like a served file is never opened for reading (issue 20 §4).
  */
-import { createReadStream } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { constants, createReadStream } from 'node:fs'
+import { open, stat } from 'node:fs/promises'
 import type { FileHandle } from 'node:fs/promises'
 import type { Stats } from 'node:fs'
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import { parseRange } from './ranges'
 import type { ByteSpan, RangeRequest } from './ranges'
 
-/** Size and modification time (ms) in hex: changes whenever nginx's or `stat`'s view of the file does. */
+/**
+ * Size, modification time (ms) and inode change time (µs) in hex. The ctime catches a file
+ * edited in place whose mtime was then restored (`touch -r`, `rsync -t`, issue 20 §3): any
+ * write, and restoring the mtime itself, sets it, and no user can set it back.
+ */
 export function etagOf(stats: Stats): string {
-  return `"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`
+  const ctime = Math.floor(stats.ctimeMs * 1000)
+  return `"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}-${ctime.toString(16)}"`
+}
+
+/**
+ * Opens `path` for reading only when it is a regular file. A FIFO's open would wait for a
+ * writer, holding the request and one of Node's few file-system threads for ever: the path is
+ * checked first, and opened without blocking (O_NONBLOCK: a regular file reads as usual) in
+ * case it was swapped for a FIFO in between; the handle's own stat decides (sendFile).
+ */
+async function openRegularFile(path: string): Promise<FileHandle | undefined> {
+  try {
+    if (!(await stat(path)).isFile()) return undefined
+    // O_NONBLOCK is 0 where it does not exist (Windows, which has no FIFOs by path).
+    return await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+  } catch {
+    return undefined
+  }
 }
 
 /** An `If-Match` / `If-None-Match` list: `*` or comma-separated tags (weak ones compared weakly). */
@@ -90,12 +112,8 @@ export async function sendFile(
   path: string,
   headers: OutgoingHttpHeaders,
 ): Promise<boolean> {
-  let handle: FileHandle
-  try {
-    handle = await open(path, 'r')
-  } catch {
-    return false
-  }
+  const handle = await openRegularFile(path)
+  if (!handle) return false
   let keepOpen = false
   try {
     const stats = await handle.stat()

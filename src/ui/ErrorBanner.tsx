@@ -21,6 +21,7 @@ const TITLES: Record<RadErrorCode, string> = {
   BAD_SNAPPY: 'The Snappy stream is damaged',
   READ_FAILED: 'The file could not be read',
   FILE_CHANGED: 'The file changed on disk after it was opened',
+  FETCH_FAILED: 'The file could not be fetched',
   WORKER_FAILED: 'A background worker stopped',
   CANCELLED: 'Cancelled',
 }
@@ -30,6 +31,8 @@ const HINTS: Partial<Record<RadErrorCode, string>> = {
   READ_FAILED: 'The file may have been moved, changed or deleted since it was opened. Open it again.',
   FILE_CHANGED:
     'Nothing shown from before the change can be trusted, and no verdict is given. Choose the file again to see it as it is now.',
+  // The message names the failure (httpSource.ts); none of them is about the file's bytes.
+  FETCH_FAILED: 'This is about reaching the file, not about its contents: no verdict is given.',
   WORKER_FAILED:
     'A background worker stopped, perhaps for lack of memory; a new one is ready. What was indexed stays browsable.',
 }
@@ -37,7 +40,7 @@ const HINTS: Partial<Record<RadErrorCode, string>> = {
 interface Props {
   error: Error
   state: SessionState
-  /** Offered when a worker failed: opens the file again. */
+  /** Offered when a worker failed or a URL could not be fetched: opens the file again. */
   onRetry?: () => void
   /** Offered when the file changed on disk: the file chosen again (the old handle reads the old snapshot, or nothing). */
   onReopen?: (file: File) => void
@@ -72,6 +75,9 @@ function ReopenButton({ onReopen }: { onReopen: (file: File) => void }) {
 /** What stays browsable, in one line. */
 function keptText(state: SessionState, code: RadErrorCode | undefined): string {
   if (code === 'FILE_CHANGED') return 'The rows read before the change are no longer shown; the header is.'
+  if (code === 'FETCH_FAILED') {
+    return `What was read before is shown: ${fmtCount(state.chunks)} chunks with ${fmtCount(state.records)} records.`
+  }
   return state.chunks > 0
     ? `Everything before the problem is shown: ${fmtCount(state.chunks)} intact chunks with ${fmtCount(state.records)} records.`
     : 'No intact chunk comes before the problem; the header is shown.'
@@ -105,6 +111,11 @@ export function ErrorBanner({ error, state, onRetry, onReopen }: Props) {
       {rad?.code === 'WORKER_FAILED' && onRetry && (
         <button type="button" className="btn btn-small" data-testid="retry" onClick={onRetry}>
           Open the file again
+        </button>
+      )}
+      {rad?.code === 'FETCH_FAILED' && onRetry && (
+        <button type="button" className="btn btn-small" data-testid="retry" onClick={onRetry}>
+          Retry
         </button>
       )}
       {rad?.code === 'FILE_CHANGED' && onReopen && <ReopenButton onReopen={onReopen} />}

@@ -10,6 +10,7 @@
 import { proxy } from 'comlink'
 import './comlinkErrors'
 import { fileChanged, isFileChange } from '../io/fileFingerprint'
+import { isFetchFailure } from '../io/httpSource'
 import { knownSize, sourceName, urlSpec } from '../io/sourceSpec'
 import type { SourceSpec } from '../io/sourceSpec'
 import { salvagedFile } from '../io/salvage'
@@ -205,7 +206,8 @@ export class RadSession {
       records: this.index.records,
     })
     if (error instanceof RadError && isFileChange(error)) this.fileChanged(error)
-    else if (this.index.count > 0 && !summary?.cancelled) this.startStats(summary)
+    // A URL whose server failed mid-scan: the statistics would read it again; Retry opens it anew.
+    else if (this.index.count > 0 && !summary?.cancelled && !isFetchFailure(error)) this.startStats(summary)
   }
 
   /** Statistics a cached index or sidecar held show at once; otherwise the pass runs (and the index is kept). */

@@ -10,7 +10,7 @@ import type { Prelude } from '../rad/types'
 import type { RecordChecker } from './checksBeside'
 import type { ScanEvents, ScanRequest, ScanSummary } from './protocol'
 import { remoteChecker } from './remoteChecker'
-import { unreadable } from './scanFile'
+import { cancelled, unreadable } from './scanFile'
 import { scanOrInstall } from './knownIndex'
 import { sidecarOf } from './sidecarBeside'
 
@@ -54,7 +54,9 @@ const api = {
       try {
         source = await openByteSource(spec, controller.signal)
       } catch (e) {
-        // A URL that cannot be read (unreachable, CORS, no Range): the same report as a file that is not RAD.
+        // Cancel pressed while the first bytes were awaited (a stalled server): a cancel, not a failure.
+        if (controller.signal.aborted) return cancelled(started)
+        // A URL that cannot be read (unreachable, CORS, no Range): no verdict, the failure named (scanFile.ts).
         if (e instanceof RadError) return unreadable(e, started)
         throw e
       }

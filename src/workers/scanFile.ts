@@ -1,6 +1,7 @@
 import type { ByteSource } from '../io/byteSource'
 import { confirmUnchanged, isFileChange, takeFingerprint, takeHashedFingerprint } from '../io/fileFingerprint'
 import type { FileFingerprint } from '../io/fileFingerprint'
+import { isFetchFailure } from '../io/httpSource'
 import { openRad } from '../io/openRad'
 import type { OpenedRad } from '../io/openRad'
 import { planSalvage } from '../io/salvage'
@@ -80,14 +81,15 @@ function emptySummary(started: number): ScanSummary {
 }
 
 /** The user stopped the scan: nothing is known about the rest of the file. */
-function cancelled(started: number): ScanSummary {
+export function cancelled(started: number): ScanSummary {
   return { ...emptySummary(started), status: 'incomplete', cancelled: true }
 }
 
 /**
  * The file changed on disk while it was scanned (a read failed, or the
- * re-check at the end found other bytes): no verdict is given, and what was
- * indexed before the change is kept only so the page can say how far it got.
+ * re-check at the end found other bytes), or a URL could no longer be fetched
+ * (FETCH_FAILED: the server or the network failed): no verdict is given, and
+ * what was indexed before is kept only so the page can say how far it got.
  */
 function changed(e: RadError, started: number, result?: ScanResult): ScanSummary {
   const summary = { ...emptySummary(started), error: e.toData(), status: 'incomplete' as const }
@@ -110,8 +112,12 @@ function cancelledWith(found: Findings, started: number): ScanSummary {
   }
 }
 
-/** The file could not be opened as RAD at all (not RAD, empty, cut inside the prelude…). */
+/**
+ * The file could not be opened as RAD at all (not RAD, empty, cut inside the prelude…). A URL
+ * that could not be fetched says nothing about the file: no verdict, and no issue in the report.
+ */
 export function unreadable(e: RadError, started: number): ScanSummary {
+  if (isFetchFailure(e)) return { ...changed(e, started), preludeRead: false }
   const issue = issueFromError(e)
   return {
     ...emptySummary(started),
@@ -254,9 +260,9 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
       return cancelled(started)
     }
     if (!(e instanceof RadError)) throw e
-    // A read failed: the file moved or changed on disk since it was opened.
+    // A read failed: the file moved or changed on disk since it was opened, or its server failed.
     await Promise.all(pending)
-    if (isFileChange(e)) return changed(e, started)
+    if (isFileChange(e) || isFetchFailure(e)) return changed(e, started)
     const issue = issueFromError(e)
     return { ...emptySummary(started), error: e.toData(), issues: [issue], status: integrityStatus([issue], true) }
   } finally {
@@ -284,7 +290,8 @@ async function mapChunks(
 /**
  * Whether the file is still the one opened, before its verdict: a read that
  * failed during the walk, or other bytes at its ends now (confirmUnchanged),
- * means it changed on disk and the verdict would describe another file.
+ * means it changed on disk and the verdict would describe another file. A URL
+ * that could not be fetched to the end (FETCH_FAILED) gets no verdict either.
  */
 async function changeSinceOpened(
   file: ByteSource,
@@ -292,12 +299,14 @@ async function changeSinceOpened(
   result: ScanResult,
   signal: AbortSignal | undefined,
 ): Promise<RadError | undefined> {
-  if (result.error?.code === 'READ_FAILED') return RadError.fromData(result.error)
+  if (result.error?.code === 'READ_FAILED' || result.error?.code === 'FETCH_FAILED') {
+    return RadError.fromData(result.error)
+  }
   try {
     await confirmUnchanged(file, fingerprint, signal)
     return undefined
   } catch (e) {
-    if (e instanceof RadError && isFileChange(e)) return e
+    if (e instanceof RadError && (isFileChange(e) || isFetchFailure(e))) return e
     throw e
   }
 }

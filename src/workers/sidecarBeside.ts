@@ -3,16 +3,23 @@
  * `https://host/runs/map.rad` also GETs `https://host/runs/map.rad.rdx`, once,
  * whole and without a Range (a sidecar is small: 24 bytes per chunk). No
  * sidecar there — a 404, any other status, a CORS refusal, a network error,
- * a body too large for one —
+ * a body too large for one, a server that sends nothing for SIDECAR_WAIT_MS —
  * means only that the file is scanned, and nobody is told. A sidecar found is
  * checked against the file like a dropped one (knownIndex.ts).
  */
 import { BlobSource } from '../io/blobSource'
 import { BytesSource } from '../io/byteSource'
 import type { ByteSource } from '../io/byteSource'
-import { readBodyUpTo, urlFileName } from '../io/httpSource'
+import { StallWatch, readBodyUpTo, urlFileName } from '../io/httpSource'
 import type { SourceSpec } from '../io/sourceSpec'
 import { MAX_SIDECAR_BYTES } from './knownIndex'
+
+/**
+ * Opening waits for the sidecar (issue 20 §4): a request that receives nothing for 3 s (no
+ * answer, or a pause in its body) is given up and the file is scanned. A sidecar is small
+ * (24 bytes a chunk), so a server that answers at all sends it well within this.
+ */
+export const SIDECAR_WAIT_MS = 3_000
 
 /** The sidecar's address: `.rdx` added to the path; the query (a token, a signature) kept, the fragment dropped. */
 export function sidecarUrlOf(url: string): string {
@@ -22,20 +29,34 @@ export function sidecarUrlOf(url: string): string {
   return u.href
 }
 
-/** The bytes of the sidecar beside `url`, or undefined when there is none to be had. */
-export async function fetchSidecarBeside(url: string, signal?: AbortSignal): Promise<Uint8Array | undefined> {
+/** The bytes of the sidecar beside `url`, or undefined when there is none to be had (in time). */
+export async function fetchSidecarBeside(
+  url: string,
+  signal?: AbortSignal,
+  waitMs = SIDECAR_WAIT_MS,
+): Promise<Uint8Array | undefined> {
+  const watch = new StallWatch(waitMs, signal)
   try {
-    const init: RequestInit = { referrerPolicy: 'no-referrer', credentials: 'omit', cache: 'no-store' }
-    if (signal) init.signal = signal
+    const init: RequestInit = {
+      referrerPolicy: 'no-referrer',
+      credentials: 'omit',
+      cache: 'no-store',
+      signal: watch.signal,
+    }
     const res = await fetch(sidecarUrlOf(url), init)
+    watch.arm()
     if (res.status !== 200) {
       await res.body?.cancel()
       return undefined
     }
     // Larger than any sidecar: not one (undefined, and the body is not read further).
-    return await readBodyUpTo(res, MAX_SIDECAR_BYTES, signal)
+    return await readBodyUpTo(res, MAX_SIDECAR_BYTES, watch.signal, () => {
+      watch.arm()
+    })
   } catch {
     return undefined
+  } finally {
+    watch.stop()
   }
 }
 
@@ -51,6 +72,6 @@ export async function sidecarOf(
 ): Promise<ByteSource | undefined> {
   if (dropped) return new BlobSource(dropped)
   if (spec.kind !== 'url') return undefined
-  const bytes = await fetchSidecarBeside(spec.url, signal)
+  const bytes = await fetchSidecarBeside(spec.url, signal, spec.timeouts?.sidecarMs)
   return bytes && new BytesSource(bytes, `${urlFileName(spec.url)}.rdx`)
 }

@@ -19,7 +19,27 @@ export interface RangeServerOptions {
   /** After this many requests for a file, its bytes are replaced by `changedTo` (a new ETag and size). */
   changeAfter?: number
   changedTo?: Uint8Array
+  /** A way to misbehave (issue 20 §4), on every GET of `faultPath` (default: every path) or its first `faultTimes`. */
+  fault?: Fault
+  faultPath?: string
+  faultTimes?: number
+  /** The first N GETs of `faultPath` are answered well; the fault begins after them. */
+  faultAfter?: number
 }
+
+/**
+ * status: answer with this HTTP status. silent: never answer. stall: send the headers and
+ * `afterBytes` bytes of the body, then nothing (the connection stays open). cut: the same, then
+ * break the connection. shift: a 206 whose bytes start `by` bytes later than asked (Content-Range
+ * says so). redirect: 302 to `to`.
+ */
+export type Fault =
+  | { kind: 'status'; status: number; headers?: Record<string, string> }
+  | { kind: 'silent' }
+  | { kind: 'stall'; afterBytes: number }
+  | { kind: 'cut'; afterBytes: number }
+  | { kind: 'shift'; by: number }
+  | { kind: 'redirect'; to: string }
 
 export interface RequestLog {
   method: string
@@ -47,6 +67,39 @@ interface Served {
   hits: number
 }
 
+/** The fault this request meets, if any (RangeServerOptions.fault). */
+function faultFor(path: string, opts: RangeServerOptions, faulted: Map<string, number>): Fault | undefined {
+  if (!opts.fault || (opts.faultPath !== undefined && opts.faultPath !== path)) return undefined
+  const seen = (faulted.get(path) ?? 0) + 1
+  faulted.set(path, seen)
+  const n = seen - (opts.faultAfter ?? 0)
+  return n >= 1 && (opts.faultTimes === undefined || n <= opts.faultTimes) ? opts.fault : undefined
+}
+
+/** Answers `req` as `fault` says; false when the fault leaves the answer to `respond`. */
+function misbehave(req: IncomingMessage, res: ServerResponse, fault: Fault, file: Served | undefined): boolean {
+  if (fault.kind === 'silent') return true
+  if (fault.kind === 'status') {
+    res.writeHead(fault.status, { 'Content-Type': 'text/plain', ...fault.headers }).end('fault')
+    return true
+  }
+  if (fault.kind === 'redirect') {
+    res.writeHead(302, { Location: fault.to }).end()
+    return true
+  }
+  if (fault.kind === 'shift' || !file) return false
+  const range = parseRange(req.headers.range, file.bytes.length)
+  const [start, end] = Array.isArray(range) ? range : [0, file.bytes.length]
+  res.writeHead(Array.isArray(range) ? 206 : 200, {
+    'Content-Length': String(end - start),
+    'Content-Range': `bytes ${String(start)}-${String(end - 1)}/${String(file.bytes.length)}`,
+    ETag: `"v${String(file.version)}-${String(file.bytes.length)}"`,
+  })
+  res.write(file.bytes.subarray(start, Math.min(end, start + fault.afterBytes)))
+  if (fault.kind === 'cut') setTimeout(() => res.destroy(), 20)
+  return true
+}
+
 /** Starts the server on a random loopback port; `files` maps paths (`/map.rad`) to bytes. */
 export async function startRangeServer(
   files: Record<string, Uint8Array>,
@@ -55,6 +108,7 @@ export async function startRangeServer(
   const served = new Map<string, Served>()
   for (const [path, bytes] of Object.entries(files)) served.set(path, { bytes, version: 1, hits: 0 })
   const requests: RequestLog[] = []
+  const faulted = new Map<string, number>()
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
     requests.push({
@@ -65,8 +119,11 @@ export async function startRangeServer(
       referer: req.headers.referer,
       at: performance.now(),
     })
+    const fault = req.method === 'GET' ? faultFor(path, opts, faulted) : undefined
     const answer = () => {
-      respond(req, res, served.get(path), opts)
+      corsHeaders(req, res, opts)
+      if (fault && misbehave(req, res, fault, served.get(path))) return
+      respond(req, res, served.get(path), opts, fault?.kind === 'shift' ? fault.by : 0)
     }
     if (opts.delayMs) setTimeout(answer, opts.delayMs)
     else answer()
@@ -99,8 +156,13 @@ function corsHeaders(req: IncomingMessage, res: ServerResponse, opts: RangeServe
   res.setHeader('Vary', 'Origin')
 }
 
-function respond(req: IncomingMessage, res: ServerResponse, file: Served | undefined, opts: RangeServerOptions): void {
-  corsHeaders(req, res, opts)
+function respond(
+  req: IncomingMessage,
+  res: ServerResponse,
+  file: Served | undefined,
+  opts: RangeServerOptions,
+  shift = 0,
+): void {
   if (req.method === 'OPTIONS') {
     res.writeHead(204).end()
     return
@@ -127,7 +189,7 @@ function respond(req: IncomingMessage, res: ServerResponse, file: Served | undef
     return
   }
   if (!opts.noRange) res.setHeader('Accept-Ranges', 'bytes')
-  const [start, end] = range ?? [0, bytes.length]
+  const [start, end] = range ? [Math.min(range[0] + shift, bytes.length - 1), range[1]] : [0, bytes.length]
   if (range) res.setHeader('Content-Range', `bytes ${String(start)}-${String(end - 1)}/${String(bytes.length)}`)
   res.writeHead(range ? 206 : 200, { 'Content-Length': String(end - start) })
   res.end(req.method === 'HEAD' ? undefined : bytes.subarray(start, end))

@@ -104,10 +104,10 @@ describe('rad serve: the named file, by Range', () => {
     }
   })
 
-  it('gives an ETag from size and mtime that changes with the file, and honours the conditional headers', async () => {
+  it('gives an ETag from size, mtime and ctime that changes with the file, and honours the conditional headers', async () => {
     const first = await get(fileUrl, { Range: 'bytes=0-3' })
     const etag = first.headers.get('etag') ?? ''
-    expect(etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/)
+    expect(etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+-[0-9a-f]+"$/)
     expect(first.headers.get('last-modified')).toMatch(/GMT$/)
     expect((await get(fileUrl, { 'If-None-Match': etag })).status).toBe(304)
     expect((await get(fileUrl, { 'If-Match': '"other"' })).status).toBe(412)

@@ -137,6 +137,29 @@ describe('the sidecar beside a URL', () => {
     expect(bytesServed('/runs/wrong.rad', big.length)).toBeGreaterThanOrEqual(big.length)
   })
 
+  it('a stalled one never blocks opening: given up after the wait, and the file is scanned', async () => {
+    // The .rdx request gets headers and 10 bytes, then nothing (issue 20 §4); the file itself is served.
+    const stalling = await startRangeServer(
+      { '/runs/big.rad': big, '/runs/big.rad.rdx': encodeSidecar(known) },
+      { fault: { kind: 'stall', afterBytes: 10 }, faultPath: '/runs/big.rad.rdx' },
+    )
+    try {
+      const spec = { kind: 'url' as const, url: stalling.url('/runs/big.rad'), timeouts: { sidecarMs: 200 } }
+      const t0 = Date.now()
+      expect(await sidecarOf(spec, undefined)).toBeUndefined()
+      expect(Date.now() - t0).toBeLessThan(2000)
+      // Silent from the start: the same.
+      const silent = await startRangeServer({}, { fault: { kind: 'silent' } })
+      try {
+        expect(await sidecarOf({ ...spec, url: silent.url('/x.rad') }, undefined)).toBeUndefined()
+      } finally {
+        await silent.close()
+      }
+    } finally {
+      await stalling.close()
+    }
+  })
+
   it('an unreachable server means no sidecar, without an error', async () => {
     const spec = { kind: 'url' as const, url: 'http://127.0.0.1:9/runs/map.rad' }
     expect(await sidecarOf(spec, undefined)).toBeUndefined()
