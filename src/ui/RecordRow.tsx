@@ -19,6 +19,8 @@ interface Props {
   cols: ChunkColumns | undefined
   error: Error | undefined
   expanded: boolean
+  /** Whether expanding shows a row of read tags (tableColumns.ts `tagRow`): a record without alignments expands too. */
+  tagRow: boolean
   active: boolean
   top: number
   height: number
@@ -78,9 +80,10 @@ function Preview({
  * caret is hidden from assistive technology, which hears aria-expanded instead.
  */
 export const RecordRow = memo(function RecordRow(props: Props) {
-  const { record, id, rowIndex, chunk, recordInChunk, cols, error, expanded, active, top, height, prelude, semantics } =
-    props
+  const { record, id, rowIndex, chunk, recordInChunk, cols, error, expanded, tagRow, active, top, height } = props
+  const { prelude, semantics } = props
   const view = cols ? recordView(cols, recordInChunk, prelude, semantics) : undefined
+  const expandable = view !== undefined && (view.naln > 0 || tagRow)
   const click = useRowClick(() => {
     props.onClick(record)
   })
@@ -91,7 +94,7 @@ export const RecordRow = memo(function RecordRow(props: Props) {
       id={id}
       aria-level={1}
       aria-rowindex={rowIndex}
-      aria-expanded={view && view.naln > 0 ? expanded : undefined}
+      aria-expanded={expandable ? expanded : undefined}
       aria-selected={active}
       data-testid="record-row"
       data-record={record}
@@ -102,7 +105,7 @@ export const RecordRow = memo(function RecordRow(props: Props) {
       onDoubleClick={click.onDoubleClick}
     >
       <span className="caret" aria-hidden="true">
-        {view && view.naln > 0 ? (expanded ? '▾' : '▸') : ''}
+        {expandable ? (expanded ? '▾' : '▸') : ''}
       </span>
       <span role="gridcell" className="cell num">
         {fmtCount(record)}

