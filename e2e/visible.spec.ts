@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test'
 import { SC_READS, salmonScRna } from '../test/helpers/assays'
 import { radBytes, tag } from '../test/helpers/radWriter'
 import type { RadSpec, WValue } from '../test/helpers/radWriter'
-import { SAMPLE, openPath, recordRow, tempDir } from './helpers'
+import { SAMPLE, must, openPath, recordRow, tempDir } from './helpers'
 
 /** Read tags beyond barcode and UMI, which get optional columns (tableColumns.ts). */
 const EXTRA_TAGS = ['xs', 'nh', 'sample', 'ts']
@@ -118,3 +118,44 @@ test.describe('expanding', () => {
     await expect(row).toBeInViewport({ ratio: 1 })
   })
 })
+
+/** Opens the statistics' plots; the filter bar is open already on a wide screen, opened on a phone. */
+async function openPlotsAndFilter(page: Page): Promise<void> {
+  await expect(page.getByTestId('stats-panel')).toHaveAttribute('data-state', 'done')
+  await page.locator('.stats-details summary').click()
+  await expect(page.locator('.stats-details')).toHaveAttribute('open', '')
+  if ((await page.getByTestId('filter-panel').count()) === 0) await page.getByTestId('filter-toggle').click()
+  await expect(page.getByTestId('filter-panel')).toBeVisible()
+}
+
+for (const [width, height] of [
+  [1440, 900],
+  [390, 844],
+] as const) {
+  test.describe(`plots and filter open at ${String(width)} × ${String(height)}`, () => {
+    test.use({ viewport: { width, height } })
+
+    test('the record table keeps at least 40 % of the window, in view', async ({ page }) => {
+      await openPath(page, SAMPLE)
+      await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
+      await openPlotsAndFilter(page)
+      const table = page.getByTestId('record-table')
+      const box = must(await table.boundingBox(), 'the table box')
+      expect(box.height).toBeGreaterThanOrEqual(0.4 * height)
+      // Scrolled to (a jump scrolls the page to it), the whole table shows at once.
+      await table.evaluate((el) => {
+        el.scrollIntoView({ block: 'nearest' })
+      })
+      const seen = must(await table.boundingBox(), 'the table box')
+      expect(seen.y).toBeGreaterThanOrEqual(-1)
+      expect(seen.y + seen.height).toBeLessThanOrEqual(height + 1)
+      for (const theme of THEMES) {
+        await page.emulateMedia({ colorScheme: theme })
+        await page.evaluate(() => {
+          window.scrollTo(0, 0)
+        })
+        await shot(page, `plots-filter-${String(width)}-${theme}`)
+      }
+    })
+  })
+}
