@@ -3,12 +3,15 @@
  * records' room under open panels, the last record's alignments when it is expanded, the help
  * panel's keys and the knee plot on a phone. Screenshots go to SHOTS_DIR when it is set.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { SC_READS, salmonScRna } from '../test/helpers/assays'
 import { radBytes, tag } from '../test/helpers/radWriter'
 import type { RadSpec, WValue } from '../test/helpers/radWriter'
-import { SAMPLE, must, openPath, recordRow, tempDir } from './helpers'
+import { startRangeServer } from '../test/helpers/rangeServer'
+import { SAMPLE, fmt, must, openPath, recordRow, statValue, tempDir, writeRepeatedSample } from './helpers'
 
 /** Read tags beyond barcode and UMI, which get optional columns (tableColumns.ts). */
 const EXTRA_TAGS = ['xs', 'nh', 'sample', 'ts']
@@ -53,6 +56,9 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 const THEMES = ['light', 'dark'] as const
+
+/** Copies of the sample's chunks in the file indexed slowly (4 chunks, 18,949 records each). */
+const COPIES = 400
 
 for (const [width, height] of [
   [1440, 900],
@@ -159,3 +165,42 @@ for (const [width, height] of [
     })
   })
 }
+
+test.describe('go to during indexing', () => {
+  test.use({ viewport: { width: 1440, height: 900 } })
+
+  test('a record not indexed yet is gone to once it is; the message clears when indexing ends', async ({ page }) => {
+    test.setTimeout(120_000)
+    const path = join(tmp.dir, 'repeated.rad')
+    const big = await writeRepeatedSample(path, COPIES)
+    // A slow server makes the index walk take seconds (url.spec.ts).
+    const server = await startRangeServer({ '/map.rad': new Uint8Array(readFileSync(path)) }, { delayMs: 300 })
+    try {
+      await page.goto('/')
+      await page.getByTestId('open-url').fill(server.url('/map.rad'))
+      await page.getByTestId('open-url').press('Enter')
+      await expect(recordRow(page, 0)).toContainText(/[ACGT]{16}/)
+      await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'indexing')
+      const indexed = await statValue(page, 'records')
+      const last = big.records - 1
+      expect(indexed).toBeLessThan(last)
+
+      const message = page.getByTestId('goto-message')
+      // Not indexed yet (past the end of the file, as it happens): it waits, and is not refused against the count so far.
+      await page.getByTestId('goto-chunk').fill(String(big.chunks + 3))
+      await page.getByTestId('goto-chunk').press('Enter')
+      await expect(message).toContainText(`Chunk ${fmt(big.chunks + 3)} is not indexed yet`)
+      await expect(page.getByTestId('goto-chunk')).not.toHaveAttribute('aria-invalid', 'true')
+
+      await page.getByTestId('goto-record').fill(String(last))
+      await page.getByTestId('goto-record').press('Enter')
+      await expect(message).toContainText(`Record ${fmt(last)} is not indexed yet`)
+      await expect(recordRow(page, last)).toHaveAttribute('aria-selected', 'true', { timeout: 60_000 })
+      await expect(recordRow(page, last)).toBeInViewport()
+      await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done', { timeout: 60_000 })
+      await expect(message).toBeEmpty()
+    } finally {
+      await server.close()
+    }
+  })
+})
