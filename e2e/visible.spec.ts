@@ -204,3 +204,43 @@ test.describe('go to during indexing', () => {
     }
   })
 })
+
+for (const [width, height] of [
+  [1440, 900],
+  [390, 844],
+] as const) {
+  test.describe(`help at ${String(width)} px`, () => {
+    test.use({ viewport: { width, height } })
+
+    test('? opens the help, which covers keys, filters, statistics and export; Escape closes it', async ({ page }) => {
+      await openPath(page, SAMPLE)
+      await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
+      const help = page.getByTestId('help')
+      // Typed in a field, ? is text.
+      await page.getByTestId('goto-record').fill('')
+      await page.getByTestId('goto-record').press('?')
+      await expect(help).toHaveCount(0)
+      await page.getByTestId('record-table').focus()
+      await page.keyboard.press('?')
+      await expect(help).toBeVisible()
+      await expect(help).toBeFocused()
+      for (const heading of ['Keys', 'Filters', 'Statistics', 'Export']) {
+        await expect(help.getByRole('heading', { name: heading, exact: true })).toBeVisible()
+      }
+      for (const term of ['PgUp PgDn', '→ ←', 'Esc', 'Reference', 'Sequencing saturation', 'Knee plot', 'JSON Lines']) {
+        await expect(help.locator('dt', { hasText: term }).first()).toBeAttached()
+      }
+      for (const theme of THEMES) {
+        await page.emulateMedia({ colorScheme: theme })
+        await shot(page, `help-${String(width)}-${theme}`)
+      }
+      await page.keyboard.press('Escape')
+      await expect(help).toHaveCount(0)
+      await expect(page.getByTestId('help-toggle')).toBeFocused()
+      await page.keyboard.press('?')
+      await expect(help).toBeVisible()
+      await page.keyboard.press('?')
+      await expect(help).toHaveCount(0)
+    })
+  })
+}
