@@ -244,3 +244,71 @@ for (const [width, height] of [
     })
   })
 }
+
+interface LabelBox {
+  label: string
+  left: number
+  top: number
+  width: number
+  height: number
+}
+
+/** The knee plot's line labels as drawn (KneePlot.tsx data-labels), relative to the plot. */
+async function kneeLabels(page: Page): Promise<LabelBox[]> {
+  const text = must(await page.getByTestId('knee-plot').getAttribute('data-labels'), 'the drawn labels')
+  return JSON.parse(text) as LabelBox[]
+}
+
+function expectApart(boxes: readonly LabelBox[], plotWidth: number): void {
+  for (const [i, a] of boxes.entries()) {
+    expect(a.left, a.label).toBeGreaterThanOrEqual(0)
+    expect(a.left + a.width, a.label).toBeLessThanOrEqual(plotWidth + 0.5)
+    for (const b of boxes.slice(i + 1)) {
+      const apart =
+        a.left + a.width <= b.left ||
+        b.left + b.width <= a.left ||
+        a.top + a.height <= b.top ||
+        b.top + b.height <= a.top
+      expect(apart, `${a.label} and ${b.label}`).toBe(true)
+    }
+  }
+}
+
+test.describe('knee plot at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 } })
+
+  test('its labels do not overlap; expect/force-cells show only once set', async ({ page }) => {
+    await openPath(page, SAMPLE)
+    await expect(page.getByTestId('stats-panel')).toHaveAttribute('data-state', 'done')
+    await page.locator('.stats-details summary').click()
+    const plot = page.getByTestId('knee-plot')
+    await expect(plot.locator('canvas')).toBeVisible()
+    const width = must(await plot.boundingBox(), 'the plot box').width
+    await expect
+      .poll(async () => (await kneeLabels(page)).map((b) => b.label.split(' ')[0]))
+      .toEqual(['cut-off', 'knee'])
+    expectApart(await kneeLabels(page), width)
+
+    const figure = page.locator('.stats-knee')
+    await figure.getByLabel('--expect-cells').fill('40')
+    await figure.getByRole('button', { name: 'Show' }).click()
+    await expect
+      .poll(async () => (await kneeLabels(page)).map((b) => b.label.split(' ')[0]))
+      .toEqual(['cut-off', 'knee', 'expect-cells'])
+    expectApart(await kneeLabels(page), width)
+    await figure.getByLabel('--force-cells').fill('60')
+    await figure.getByRole('button', { name: 'Show' }).click()
+    await expect
+      .poll(async () => (await kneeLabels(page)).map((b) => b.label.split(' ')[0]))
+      .toEqual(['cut-off', 'knee', 'expect-cells', 'force-cells'])
+    expectApart(await kneeLabels(page), width)
+    await figure.evaluate((el) => {
+      el.scrollIntoView({ block: 'start' })
+    })
+    for (const theme of THEMES) {
+      await page.emulateMedia({ colorScheme: theme })
+      await expect.poll(async () => (await kneeLabels(page)).length).toBe(4)
+      await shot(page, `knee-390-${theme}`)
+    }
+  })
+})
