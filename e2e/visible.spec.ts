@@ -312,3 +312,11 @@ test.describe('knee plot at 390 px', () => {
     }
   })
 })
+
+test('counts are pluralised: one chunk, one record, one alignment', async ({ page }) => {
+  const one = must(SC_READS[1], 'a read with one alignment')
+  await openPath(page, tmp.write('one.rad', radBytes(salmonScRna([one], 1))))
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
+  const summary = page.getByTestId('integrity-panel').locator('.integrity-summary')
+  await expect(summary).toHaveText('Every chunk was checked: 1 chunk, 1 record, 1 alignment. Nothing is wrong.')
+})

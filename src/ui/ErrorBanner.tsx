@@ -3,7 +3,7 @@ import type { ChangeEvent } from 'react'
 import { RadError } from '../rad/errors'
 import type { RadErrorCode } from '../rad/errors'
 import type { SessionState } from '../workers/client'
-import { fmtCount } from './format'
+import { fmtCount, fmtCounted } from './format'
 
 const TITLES: Record<RadErrorCode, string> = {
   NOT_RAD: 'This is not a RAD file',
@@ -73,7 +73,7 @@ function ReopenButton({ onReopen }: { onReopen: (file: File) => void }) {
 function keptText(state: SessionState, code: RadErrorCode | undefined): string {
   if (code === 'FILE_CHANGED') return 'The rows read before the change are no longer shown; the header is.'
   return state.chunks > 0
-    ? `Everything before the problem is shown: ${fmtCount(state.chunks)} intact chunks with ${fmtCount(state.records)} records.`
+    ? `Everything before the problem is shown: ${fmtCounted(state.chunks, 'intact chunk')} with ${fmtCounted(state.records, 'record')}.`
     : 'No intact chunk comes before the problem; the header is shown.'
 }
 

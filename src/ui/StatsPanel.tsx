@@ -4,7 +4,7 @@ import type { StatsCutoffs } from '../workers/statsProtocol'
 import type { StatsView } from '../workers/statsRun'
 import { CutoffControls } from './CutoffControls'
 import type { KneeCut } from './exportChoice'
-import { fmtCount, fmtDuration, fmtPercent } from './format'
+import { fmtCount, fmtCounted, fmtDuration, fmtPercent } from './format'
 import { HistogramPlot } from './HistogramPlot'
 import { KneePlot } from './KneePlot'
 import { kneeMarks } from './kneeLabels'
@@ -140,7 +140,7 @@ function StatsStatus({ view, onCancel, onRestart }: { view: StatsView; onCancel:
       Every record counted
       {view.restored ? ' on an earlier visit' : ''}
       {p ? ` in ${fmtDuration(p.elapsedMs / 1000)}` : ''}
-      {p && p.skippedChunks > 0 ? `; ${fmtCount(p.skippedChunks)} damaged chunks left out` : ''}.
+      {p && p.skippedChunks > 0 ? `; ${fmtCounted(p.skippedChunks, 'damaged chunk')} left out` : ''}.
     </span>
   )
 }
