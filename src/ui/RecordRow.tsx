@@ -4,7 +4,8 @@ import type { Semantics } from '../rad/semantics'
 import type { ChunkColumns, Prelude } from '../rad/types'
 import { fmtCount } from './format'
 import { orientationTitle } from './glossary'
-import { optionalClass, SEQ_FIT } from './tableColumns'
+import { SEQ_FIT } from './tableColumns'
+import type { HiddenCells } from './tableColumns'
 import { useRowClick } from './useRowClick'
 
 interface Props {
@@ -21,6 +22,8 @@ interface Props {
   expanded: boolean
   /** Whether expanding shows a row of read tags (tableColumns.ts `tagRow`): a record without alignments expands too. */
   tagRow: boolean
+  /** The optional cells left out: their columns do not fit the table (tableColumns.ts). */
+  hidden: HiddenCells
   active: boolean
   top: number
   height: number
@@ -81,7 +84,7 @@ function Preview({
  */
 export const RecordRow = memo(function RecordRow(props: Props) {
   const { record, id, rowIndex, chunk, recordInChunk, cols, error, expanded, tagRow, active, top, height } = props
-  const { prelude, semantics } = props
+  const { prelude, semantics, hidden } = props
   const view = cols ? recordView(cols, recordInChunk, prelude, semantics) : undefined
   const expandable = view !== undefined && (view.naln > 0 || tagRow)
   const click = useRowClick(() => {
@@ -110,9 +113,11 @@ export const RecordRow = memo(function RecordRow(props: Props) {
       <span role="gridcell" className="cell num">
         {fmtCount(record)}
       </span>
-      <span role="gridcell" className={`cell num muted${optionalClass('chunk')}`}>
-        {fmtCount(chunk)}
-      </span>
+      {!hidden.chunk && (
+        <span role="gridcell" className="cell num muted">
+          {fmtCount(chunk)}
+        </span>
+      )}
       {view ? (
         <>
           <span role="gridcell" className="cell num">
@@ -133,16 +138,18 @@ export const RecordRow = memo(function RecordRow(props: Props) {
               {view.umi}
             </span>
           )}
-          {semantics.mappingType?.level === 'read' && (
-            <span role="gridcell" className={`cell${optionalClass('mapping')}`}>
+          {semantics.mappingType?.level === 'read' && !hidden.mapping && (
+            <span role="gridcell" className="cell">
               {mappingTypeName(semantics, view.mappingType)}
             </span>
           )}
-          {view.other.map(([name, text]) => (
-            <span key={name} role="gridcell" className={`cell clip mono${optionalClass('other')}`} title={text}>
-              {text}
-            </span>
-          ))}
+          {view.other.map(([name, text], i) =>
+            hidden.other[i] ? null : (
+              <span key={name} role="gridcell" className="cell clip mono" title={text}>
+                {text}
+              </span>
+            ),
+          )}
           {cols && (
             <Preview
               cols={cols}

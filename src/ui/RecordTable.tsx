@@ -8,7 +8,7 @@ import { fmtCount } from './format'
 import { ReadTagsRow } from './ReadTagsRow'
 import { RecordRow } from './RecordRow'
 import { alignmentRowIndex, recordRowId, recordRowIndex, tableRowCount } from './tableAria'
-import { optionalClass, recordColumns } from './tableColumns'
+import { hiddenCells, recordColumns, shownColumns } from './tableColumns'
 import { clampRecord, expansionKey, keyMove } from './tableKeys'
 import type { Align } from './tableKeys'
 import { ROW_HEIGHT, revealRowsTop, rowsInView, subRow } from './tableLayout'
@@ -69,18 +69,21 @@ export const RecordTable = memo(function RecordTable({
   const scroller = useRef<HTMLDivElement>(null)
   const idPrefix = useId()
   const columns = useMemo(() => recordColumns(prelude, semantics), [prelude, semantics])
-  const compact = useCompactColumns(scroller, columns.full.minWidth)
+  const minWidths = useMemo(() => columns.layouts.map((l) => l.minWidth), [columns])
+  const dropped = useCompactColumns(scroller, minWidths)
+  const hidden = useMemo(() => hiddenCells(columns.columns, dropped), [columns, dropped])
+  const compact = hidden.chunk
   // An expanded record's first row lists its read tags when some are in columns a narrow table hides.
   const tagRows = columns.tagRow ? 1 : 0
   const columnVars = useMemo(() => {
-    const { template, minWidth } = compact ? columns.compact : columns.full
+    const { template, minWidth } = columns.layouts[dropped] ?? columns.compact
     // Set once on the scroller and inherited by every row, rather than parsed in each row's style.
     const vars: CSSProperties & Record<`--${string}`, string> = {
       '--row-columns': template,
       '--row-min-width': `${String(minWidth)}px`,
     }
     return vars
-  }, [columns, compact])
+  }, [columns, dropped])
   const table = useTableWindow(records, expanded, scroller)
   const { layout, virtualizer, show, slideNearEdge } = table
   useKeepRowInView(scroller, records > 0 && layout.holds(cursor) ? layout.rowOf(cursor) : undefined)
@@ -238,13 +241,13 @@ export const RecordTable = memo(function RecordTable({
           onKeyDown={onKeyDown}
         >
           <div className="row table-head" role="row" aria-rowindex={1}>
-            {columns.columns.map((c, i) => (
+            {shownColumns(columns.columns, dropped).map((c, i) => (
               // The caret column has no header, as its cells are hidden from assistive technology.
               <span
                 key={i}
                 role="columnheader"
                 aria-hidden={c.header === '' ? true : undefined}
-                className={`cell clip col-${c.kind}${optionalClass(c.kind)}`}
+                className={`cell clip col-${c.kind}`}
                 title={recordColumnTitle(c.header)}
               >
                 {c.header}
@@ -304,6 +307,7 @@ export const RecordTable = memo(function RecordTable({
                   error={cols ? undefined : session.chunkError(k)}
                   expanded={expanded.has(item.record)}
                   tagRow={columns.tagRow}
+                  hidden={hidden}
                   active={item.record === cursor}
                   top={top}
                   height={ROW_HEIGHT}
