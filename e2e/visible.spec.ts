@@ -14,14 +14,23 @@ import { startRangeServer } from '../test/helpers/rangeServer'
 import { SAMPLE, fmt, must, openPath, recordRow, statValue, tempDir, writeRepeatedSample } from './helpers'
 
 /** Read tags beyond barcode and UMI, which get optional columns (tableColumns.ts). */
-const EXTRA_TAGS = ['xs', 'nh', 'sample', 'ts']
+const EXTRA_TAGS = ['xs', 'nh', 'sample', 'ts', 'as', 'nm', 'rg']
 
-/** salmon scRNA reads with four more read-level tags; the last read has no alignments. */
+/** salmon scRNA reads with seven more read-level tags (too many columns for 1920 px); the last read has no alignments. */
 function taggedFile(): Uint8Array {
   const base = salmonScRna([...SC_READS, { cb: 'ACACACACGTGTGTGT', umi: 'GGGGCCCCAAAA', alns: [] }], 3)
+  const extra = [
+    tag('xs', 'u16'),
+    tag('nh', 'u8'),
+    tag('sample', 'string'),
+    tag('ts', 'u32'),
+    tag('as', 'u16'),
+    tag('nm', 'u8'),
+    tag('rg', 'string'),
+  ]
   const spec: RadSpec = {
     ...base,
-    readTags: [...(base.readTags ?? []), tag('xs', 'u16'), tag('nh', 'u8'), tag('sample', 'string'), tag('ts', 'u32')],
+    readTags: [...(base.readTags ?? []), ...extra],
     chunks: (base.chunks ?? []).map((c, k) => ({
       ...c,
       records: (c.records ?? []).map((r, i) => ({
@@ -32,6 +41,9 @@ function taggedFile(): Uint8Array {
           nh: i + 1,
           sample: `donor-${String(3 * k + i)}`,
           ts: 4_000_000 + i,
+          as: 60 - i,
+          nm: k,
+          rg: 'lane-1',
         },
       })),
     })),
@@ -58,11 +70,11 @@ async function shot(page: Page, name: string): Promise<void> {
 const THEMES = ['light', 'dark'] as const
 
 /** Copies of the sample's chunks in the file indexed slowly (4 chunks, 18,949 records each). */
-const COPIES = 400
+const COPIES = 200
 
 for (const [width, height, tagColumns] of [
   [1440, 900, 2],
-  [1920, 1080, 4],
+  [1920, 1080, 6],
   [390, 844, 0],
 ] as const) {
   test.describe(`${String(width)} px`, () => {
