@@ -14,6 +14,7 @@ import { RecentFiles } from './RecentFiles'
 import { TopBar } from './TopBar'
 import { readUrlParam, showUrlParam } from './urlParam'
 import { useDeepLink, useLinkedPanel } from './useDeepLink'
+import { useHelpKeys } from './useHelpKeys'
 import { useRadSession } from './useRadSession'
 import { useRecentFiles } from './useRecentFiles'
 
@@ -39,6 +40,7 @@ export function App() {
   const link = useDeepLink()
   const recent = useRecentFiles()
   const [helpOpen, setHelpOpen] = useLinkedPanel(link, 'help')
+  useHelpKeys(helpOpen, setHelpOpen)
   const fileInput = useRef<HTMLInputElement>(null)
   useEffect(prewarmIndexWorker, [])
 

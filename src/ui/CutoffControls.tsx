@@ -1,5 +1,5 @@
 import { useId, useState } from 'react'
-import { fmtCount, parseIndex } from './format'
+import { fmtCounted, parseIndex } from './format'
 
 interface Props {
   /** Points of the drawn curve; the slider moves over them. */
@@ -19,7 +19,7 @@ export function CutoffControls({ points, cutoff, onCutoff, cells, readsShare, do
   const [expect, setExpect] = useState('')
   const [force, setForce] = useState('')
   const [failure, setFailure] = useState<string | undefined>(undefined)
-  const summary = `${fmtCount(cells)} cells keep ${(readsShare * 100).toFixed(1)}% of the reads`
+  const summary = `${fmtCounted(cells, 'cell')} ${cells === 1 ? 'keeps' : 'keep'} ${(readsShare * 100).toFixed(1)}% of the reads`
   return (
     <div className="cutoff">
       <label className="cutoff-slider" htmlFor={`${id}-cut`}>

@@ -3,7 +3,7 @@ import type { ChangeEvent } from 'react'
 import { RadError } from '../rad/errors'
 import type { RadErrorCode } from '../rad/errors'
 import type { SessionState } from '../workers/client'
-import { fmtCount } from './format'
+import { fmtCount, fmtCounted } from './format'
 
 const TITLES: Record<RadErrorCode, string> = {
   NOT_RAD: 'This is not a RAD file',
@@ -79,7 +79,7 @@ function keptText(state: SessionState, code: RadErrorCode | undefined): string {
     return `What was read before is shown: ${fmtCount(state.chunks)} chunks with ${fmtCount(state.records)} records.`
   }
   return state.chunks > 0
-    ? `Everything before the problem is shown: ${fmtCount(state.chunks)} intact chunks with ${fmtCount(state.records)} records.`
+    ? `Everything before the problem is shown: ${fmtCounted(state.chunks, 'intact chunk')} with ${fmtCounted(state.records, 'record')}.`
     : 'No intact chunk comes before the problem; the header is shown.'
 }
 

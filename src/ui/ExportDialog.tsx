@@ -15,7 +15,7 @@ import {
   writableSink,
 } from './exportSinks'
 import type { WritableFile } from './exportSinks'
-import { fmtBytes, fmtCount } from './format'
+import { fmtBytes, fmtCount, fmtCounted } from './format'
 import { saveFile } from './saveFile'
 import './export.css'
 
@@ -220,7 +220,7 @@ function ExportForm({ session, fileName, context, cut, titleId, onClose }: FormP
           why={unavailable('cells', ctx)}
         >
           Cells above the knee plot's cut-off
-          {cut ? `: ${fmtCount(cut.cells)} barcodes with ≥ ${fmtCount(cut.minCount)} records` : ''}
+          {cut ? `: ${fmtCounted(cut.cells, 'barcode')} with ≥ ${fmtCounted(cut.minCount, 'record')}` : ''}
         </Choice>
       </fieldset>
       <fieldset className="export-fieldset" disabled={running}>
@@ -314,7 +314,7 @@ function ExportStatus({ state, saved, savedTo, format }: StatusProps) {
   if (state.phase === 'done' && !saved) return <p className="export-status">Saving…</p>
   if (state.phase === 'done' && state.summary) {
     const s = state.summary
-    const chunks = format === 'rad' ? ` in ${fmtCount(s.chunks)} chunks` : ''
+    const chunks = format === 'rad' ? ` in ${fmtCounted(s.chunks, 'chunk')}` : ''
     return (
       <p
         className="export-status"
@@ -324,7 +324,8 @@ function ExportStatus({ state, saved, savedTo, format }: StatusProps) {
         data-chunks={String(s.chunks)}
         data-bytes={String(s.bytes)}
       >
-        Wrote {fmtCount(s.records)} records{chunks}, {fmtBytes(s.bytes)}, to {savedTo}.
+        Wrote {fmtCounted(s.records, 'record')}
+        {chunks}, {fmtBytes(s.bytes)}, to {savedTo}.
       </p>
     )
   }

@@ -144,7 +144,13 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
             >
               <span aria-hidden="true">{filter.shown ? '▾' : '▸'}</span> Filter records
             </button>
-            <GotoControls records={state.records} chunks={state.chunks} onRecord={goRecord} onChunk={goChunk} />
+            <GotoControls
+              records={state.records}
+              chunks={state.chunks}
+              indexing={state.phase === 'indexing'}
+              onRecord={goRecord}
+              onChunk={goChunk}
+            />
             <ExportButton
               session={session}
               fileName={state.fileName}

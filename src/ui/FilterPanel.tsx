@@ -5,7 +5,7 @@ import { MAX_KEPT_MATCHES } from '../workers/client'
 import type { FilterState, IndexStore } from '../workers/client'
 import { FilterResults } from './FilterResults'
 import type { FilterDraft } from './filterDraft'
-import { fmtCount, fmtPercent } from './format'
+import { fmtCount, fmtCounted, fmtPercent } from './format'
 import { useFilterState } from './useRecordFilter'
 import type { RecordFilterControl } from './useRecordFilter'
 import './filter.css'
@@ -19,12 +19,12 @@ interface Props {
 }
 
 function statusText(s: FilterState): string {
-  const found = `${fmtCount(s.matches)} matching ${s.matches === 1 ? 'record' : 'records'}`
+  const found = fmtCounted(s.matches, 'matching record')
   const listed = s.matches > s.kept ? ` (the first ${fmtCount(MAX_KEPT_MATCHES)} listed)` : ''
-  const bad = s.badChunks > 0 ? `; ${fmtCount(s.badChunks)} damaged chunks skipped` : ''
+  const bad = s.badChunks > 0 ? `; ${fmtCounted(s.badChunks, 'damaged chunk')} skipped` : ''
   switch (s.phase) {
     case 'running':
-      return `Filtering… ${fmtPercent(s.bytesDone, s.bytes)} of ${fmtCount(s.chunks)} chunks · ${found}${bad}`
+      return `Filtering… ${fmtPercent(s.bytesDone, s.bytes)} of ${fmtCounted(s.chunks, 'chunk')} · ${found}${bad}`
     case 'done':
       return `${found}${listed}${bad}.`
     case 'cancelled':

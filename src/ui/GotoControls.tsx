@@ -1,45 +1,37 @@
-import { memo, useId, useState } from 'react'
+import { memo, useId } from 'react'
 import type { SubmitEvent } from 'react'
 import { fmtCount } from './format'
-import { readGoto } from './gotoInput'
 import type { GotoTarget } from './gotoInput'
+import { useGoto } from './useGoto'
 
 interface Props {
   records: number
   chunks: number
+  /** The file is still being indexed: a record or chunk not indexed yet is gone to once it is. */
+  indexing: boolean
   onRecord: (record: number) => void
   onChunk: (chunk: number) => void
 }
 
-interface Problem {
-  field: GotoTarget
-  text: string
-}
-
 /**
  * "Go to record #" and "Go to chunk #" (0-based, as the table shows them): Enter or the Go button
- * jumps; invalid input gets a message saying why, tied to its field (aria-describedby).
+ * jumps; invalid input gets a message saying why, tied to its field (aria-describedby); one not
+ * indexed yet says so and is gone to when it is (useGoto.ts).
  */
-export const GotoControls = memo(function GotoControls({ records, chunks, onRecord, onChunk }: Props) {
-  const [problem, setProblem] = useState<Problem | undefined>(undefined)
+export const GotoControls = memo(function GotoControls(props: Props) {
+  const { records, chunks } = props
+  const goto = useGoto(props)
+  const { message } = goto
   const messageId = useId()
 
   const submit = (ev: SubmitEvent<HTMLFormElement>, what: GotoTarget) => {
     ev.preventDefault()
     const input = ev.currentTarget.elements.namedItem('index')
-    const text = input instanceof HTMLInputElement ? input.value : ''
-    const result = readGoto(text, what, what === 'record' ? records : chunks)
-    if ('problem' in result) {
-      setProblem({ field: what, text: result.problem })
-      return
-    }
-    setProblem(undefined)
-    if (what === 'record') onRecord(result.index)
-    else onChunk(result.index)
+    goto.submit(input instanceof HTMLInputElement ? input.value : '', what)
   }
 
   const field = (what: GotoTarget, limit: number) => {
-    const invalid = problem?.field === what
+    const invalid = message?.field === what && !message.waiting
     return (
       <form
         className="goto-field"
@@ -64,9 +56,9 @@ export const GotoControls = memo(function GotoControls({ records, chunks, onReco
             autoComplete="off"
             placeholder={limit > 0 ? `0 – ${fmtCount(limit - 1)}` : '#'}
             aria-invalid={invalid || undefined}
-            aria-describedby={invalid ? messageId : undefined}
+            aria-describedby={message?.field === what ? messageId : undefined}
             onInput={() => {
-              if (invalid) setProblem(undefined)
+              goto.edited(what)
             }}
           />
         </label>
@@ -81,8 +73,13 @@ export const GotoControls = memo(function GotoControls({ records, chunks, onReco
     <div className="goto">
       {field('record', records)}
       {field('chunk', chunks)}
-      <span id={messageId} className="goto-message" role="status" data-testid="goto-message">
-        {problem?.text}
+      <span
+        id={messageId}
+        className={`goto-message${message?.waiting ? ' waiting' : ''}`}
+        role="status"
+        data-testid="goto-message"
+      >
+        {message?.text}
       </span>
     </div>
   )

@@ -2,7 +2,7 @@ import { memo, useState } from 'react'
 import type { IntegrityIssue, IssueKind } from '../rad/integrity'
 import type { RadSession, SessionState } from '../workers/client'
 import { salvagedName } from '../workers/client'
-import { fmtBytes, fmtCount } from './format'
+import { fmtBytes, fmtCount, fmtCounted } from './format'
 import { saveFile } from './saveFile'
 
 /**
@@ -69,12 +69,12 @@ export function panelStatus(state: SessionState): PanelStatus {
 
 function summaryText(state: SessionState, status: PanelStatus): string {
   const s = state.summary
-  const counts = `${fmtCount(state.chunks)} chunks, ${fmtCount(state.records)} records`
+  const counts = `${fmtCounted(state.chunks, 'chunk')}, ${fmtCounted(state.records, 'record')}`
   switch (status) {
     case 'checking':
       return `Every chunk is checked as it is indexed (record layout, reference ids, barcode and UMI widths): ${counts} so far.`
     case 'clean':
-      return `Every chunk was checked: ${counts}${s?.alignments !== undefined ? `, ${fmtCount(s.alignments)} alignments` : ''}. Nothing is wrong.`
+      return `Every chunk was checked: ${counts}${s?.alignments !== undefined ? `, ${fmtCounted(s.alignments, 'alignment')}` : ''}. Nothing is wrong.`
     case 'notes':
       return `Every chunk was checked (${counts}); nothing is damaged, but there is something worth knowing.`
     case 'warnings':

@@ -2,15 +2,11 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import type uPlot from 'uplot'
 import type { RankCurve } from '../rad/stats/logDownsample'
 import { pointAtRank } from '../rad/stats/logDownsample'
+import { placeLabels } from './kneeLabels'
+import type { RankMark } from './kneeLabels'
 import { UPlotChart, themeColor } from './UPlotChart'
 
-/** A vertical marker on the rank axis. */
-export interface RankMark {
-  rank: number
-  label: string
-  /** app.css colour variable. */
-  color: string
-}
+export type { RankMark } from './kneeLabels'
 
 interface Props {
   curve: RankCurve
@@ -52,13 +48,13 @@ export function KneePlot({ curve, cutoff, onCutoff, marks }: Props) {
       hooks: {
         draw: [
           (u) => {
-            const { ctx } = u
             const s = state.current
-            s.marks.forEach((m, i) => {
-              drawRankLine(u, ctx, m.rank, themeColor(m.color), [4, 4], m.label, i + 1)
-            })
             const at = s.curve.rank[s.cutoff]
-            if (at !== undefined) drawRankLine(u, ctx, at, themeColor('--text'), [], 'cut-off', 0)
+            const lines = [
+              ...(at === undefined ? [] : [{ rank: at, label: 'cut-off', color: '--text', dash: [] }]),
+              ...s.marks.map((m) => ({ ...m, dash: [4, 4] })),
+            ]
+            drawRankLines(u, lines)
           },
         ],
       },
@@ -110,27 +106,66 @@ function axis(label: string): uPlot.Axis {
   }
 }
 
-function drawRankLine(
+/** Label text (CSS px): the font's size, and a row's height. */
+const LABEL_PX = 11
+const LABEL_ROW_PX = 13
+
+/**
+ * The cut-off and the markers as vertical lines, each labelled beside it; the labels are placed
+ * so none overlaps another or leaves the plot, however narrow it is (kneeLabels.ts). Their boxes
+ * (CSS px, relative to the plot) go to the chart's data-labels, for the browser tests.
+ */
+function drawRankLines(
   u: uPlot,
-  ctx: CanvasRenderingContext2D,
-  rank: number,
-  color: string,
-  dash: number[],
-  label: string,
-  row: number,
+  lines: readonly { rank: number; label: string; color: string; dash: number[] }[],
 ): void {
-  const x = u.valToPos(rank, 'x', true)
-  const { top, height } = u.bbox
+  const { ctx } = u
+  const dpr = devicePixelRatio
+  const { left, top, width, height } = u.bbox
   ctx.save()
-  ctx.strokeStyle = color
-  ctx.fillStyle = color
-  ctx.lineWidth = 1.5 * devicePixelRatio
-  ctx.setLineDash(dash.map((d) => d * devicePixelRatio))
-  ctx.beginPath()
-  ctx.moveTo(x, top)
-  ctx.lineTo(x, top + height)
-  ctx.stroke()
-  ctx.font = `${String(11 * devicePixelRatio)}px system-ui, sans-serif`
-  ctx.fillText(label, x + 4 * devicePixelRatio, top + (12 + 13 * row) * devicePixelRatio)
+  ctx.font = `${String(LABEL_PX * dpr)}px system-ui, sans-serif`
+  // uPlot leaves the axes' text alignment set (right, middle): the placement assumes left, alphabetic.
+  ctx.textAlign = 'left'
+  ctx.textBaseline = 'alphabetic'
+  const xs = lines.map((l) => u.valToPos(l.rank, 'x', true))
+  const placed = placeLabels(
+    lines.map((l, i) => ({ x: (xs[i] ?? 0) / dpr, width: ctx.measureText(l.label).width / dpr })),
+    left / dpr,
+    (left + width) / dpr,
+  )
+  const boxes: { label: string; left: number; top: number; width: number; height: number }[] = []
+  const backdrop = themeColor('--panel')
+  const colors = lines.map((l) => themeColor(l.color))
+  // The lines first, then every label over them.
+  lines.forEach((l, i) => {
+    const x = xs[i] ?? 0
+    ctx.strokeStyle = colors[i] ?? ''
+    ctx.lineWidth = 1.5 * dpr
+    ctx.setLineDash(l.dash.map((d) => d * dpr))
+    ctx.beginPath()
+    ctx.moveTo(x, top)
+    ctx.lineTo(x, top + height)
+    ctx.stroke()
+  })
+  lines.forEach((l, i) => {
+    const at = placed[i] ?? { left: 0, row: 0 }
+    const baseline = top / dpr + LABEL_PX + 1 + LABEL_ROW_PX * at.row
+    const box = {
+      label: l.label,
+      left: at.left,
+      top: baseline - LABEL_PX,
+      width: ctx.measureText(l.label).width / dpr,
+      height: LABEL_PX + 2,
+    }
+    // A backdrop keeps the label readable over the other lines and the curve.
+    ctx.fillStyle = backdrop
+    ctx.globalAlpha = 0.85
+    ctx.fillRect((box.left - 1) * dpr, box.top * dpr, (box.width + 2) * dpr, box.height * dpr)
+    ctx.globalAlpha = 1
+    ctx.fillStyle = colors[i] ?? ''
+    ctx.fillText(l.label, at.left * dpr, baseline * dpr)
+    boxes.push(box)
+  })
   ctx.restore()
+  u.root.parentElement?.setAttribute('data-labels', JSON.stringify(boxes))
 }

@@ -4,7 +4,8 @@ import type { Semantics } from '../rad/semantics'
 import type { ChunkColumns, Prelude } from '../rad/types'
 import { fmtCount } from './format'
 import { orientationTitle } from './glossary'
-import { optionalClass, SEQ_FIT } from './tableColumns'
+import { SEQ_FIT } from './tableColumns'
+import type { HiddenCells } from './tableColumns'
 import { useRowClick } from './useRowClick'
 
 interface Props {
@@ -19,6 +20,10 @@ interface Props {
   cols: ChunkColumns | undefined
   error: Error | undefined
   expanded: boolean
+  /** Whether expanding shows a row of read tags (tableColumns.ts `tagRow`): a record without alignments expands too. */
+  tagRow: boolean
+  /** The optional cells left out: their columns do not fit the table (tableColumns.ts). */
+  hidden: HiddenCells
   active: boolean
   top: number
   height: number
@@ -78,9 +83,10 @@ function Preview({
  * caret is hidden from assistive technology, which hears aria-expanded instead.
  */
 export const RecordRow = memo(function RecordRow(props: Props) {
-  const { record, id, rowIndex, chunk, recordInChunk, cols, error, expanded, active, top, height, prelude, semantics } =
-    props
+  const { record, id, rowIndex, chunk, recordInChunk, cols, error, expanded, tagRow, active, top, height } = props
+  const { prelude, semantics, hidden } = props
   const view = cols ? recordView(cols, recordInChunk, prelude, semantics) : undefined
+  const expandable = view !== undefined && (view.naln > 0 || tagRow)
   const click = useRowClick(() => {
     props.onClick(record)
   })
@@ -91,7 +97,7 @@ export const RecordRow = memo(function RecordRow(props: Props) {
       id={id}
       aria-level={1}
       aria-rowindex={rowIndex}
-      aria-expanded={view && view.naln > 0 ? expanded : undefined}
+      aria-expanded={expandable ? expanded : undefined}
       aria-selected={active}
       data-testid="record-row"
       data-record={record}
@@ -102,14 +108,16 @@ export const RecordRow = memo(function RecordRow(props: Props) {
       onDoubleClick={click.onDoubleClick}
     >
       <span className="caret" aria-hidden="true">
-        {view && view.naln > 0 ? (expanded ? '▾' : '▸') : ''}
+        {expandable ? (expanded ? '▾' : '▸') : ''}
       </span>
       <span role="gridcell" className="cell num">
         {fmtCount(record)}
       </span>
-      <span role="gridcell" className={`cell num muted${optionalClass('chunk')}`}>
-        {fmtCount(chunk)}
-      </span>
+      {!hidden.chunk && (
+        <span role="gridcell" className="cell num muted">
+          {fmtCount(chunk)}
+        </span>
+      )}
       {view ? (
         <>
           <span role="gridcell" className="cell num">
@@ -130,16 +138,18 @@ export const RecordRow = memo(function RecordRow(props: Props) {
               {view.umi}
             </span>
           )}
-          {semantics.mappingType?.level === 'read' && (
-            <span role="gridcell" className={`cell${optionalClass('mapping')}`}>
+          {semantics.mappingType?.level === 'read' && !hidden.mapping && (
+            <span role="gridcell" className="cell">
               {mappingTypeName(semantics, view.mappingType)}
             </span>
           )}
-          {view.other.map(([name, text]) => (
-            <span key={name} role="gridcell" className={`cell clip mono${optionalClass('other')}`} title={text}>
-              {text}
-            </span>
-          ))}
+          {view.other.map(([name, text], i) =>
+            hidden.other[i] ? null : (
+              <span key={name} role="gridcell" className="cell clip mono" title={text}>
+                {text}
+              </span>
+            ),
+          )}
           {cols && (
             <Preview
               cols={cols}

@@ -1,16 +1,17 @@
-import { memo, useCallback, useEffect, useEffectEvent, useId, useMemo, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useEffectEvent, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { CSSProperties, KeyboardEvent } from 'react'
 import type { Semantics } from '../rad/semantics'
 import type { Prelude } from '../rad/types'
 import type { RadSession } from '../workers/client'
 import { AlignmentRow } from './AlignmentRow'
 import { fmtCount } from './format'
+import { ReadTagsRow } from './ReadTagsRow'
 import { RecordRow } from './RecordRow'
 import { alignmentRowIndex, recordRowId, recordRowIndex, tableRowCount } from './tableAria'
-import { optionalClass, recordColumns } from './tableColumns'
+import { hiddenCells, recordColumns, shownColumns } from './tableColumns'
 import { clampRecord, expansionKey, keyMove } from './tableKeys'
 import type { Align } from './tableKeys'
-import { ROW_HEIGHT, rowsInView } from './tableLayout'
+import { ROW_HEIGHT, revealRowsTop, rowsInView, subRow } from './tableLayout'
 import { useCompactColumns } from './useCompactColumns'
 import { useFileScrollbar } from './useFileScrollbar'
 import { useDataVersion } from './useRadSession'
@@ -68,16 +69,21 @@ export const RecordTable = memo(function RecordTable({
   const scroller = useRef<HTMLDivElement>(null)
   const idPrefix = useId()
   const columns = useMemo(() => recordColumns(prelude, semantics), [prelude, semantics])
-  const compact = useCompactColumns(scroller, columns.full.minWidth)
+  const minWidths = useMemo(() => columns.layouts.map((l) => l.minWidth), [columns])
+  const dropped = useCompactColumns(scroller, minWidths)
+  const hidden = useMemo(() => hiddenCells(columns.columns, dropped), [columns, dropped])
+  const compact = hidden.chunk
+  // An expanded record's first row lists its read tags when some are in columns a narrow table hides.
+  const tagRows = columns.tagRow ? 1 : 0
   const columnVars = useMemo(() => {
-    const { template, minWidth } = compact ? columns.compact : columns.full
+    const { template, minWidth } = columns.layouts[dropped] ?? columns.compact
     // Set once on the scroller and inherited by every row, rather than parsed in each row's style.
     const vars: CSSProperties & Record<`--${string}`, string> = {
       '--row-columns': template,
       '--row-min-width': `${String(minWidth)}px`,
     }
     return vars
-  }, [columns, compact])
+  }, [columns, dropped])
   const table = useTableWindow(records, expanded, scroller)
   const { layout, virtualizer, show, slideNearEdge } = table
   useKeepRowInView(scroller, records > 0 && layout.holds(cursor) ? layout.rowOf(cursor) : undefined)
@@ -130,25 +136,44 @@ export const RecordTable = memo(function RecordTable({
     onCursorChunk(viewChunk)
   }, [viewChunk, onCursorChunk])
 
-  /** Expands a record (when it is decoded and has alignments), collapses it, or (undefined) toggles it. */
+  /**
+   * Expands a record (when it is decoded and has rows to show: its read tags or alignments),
+   * collapses it, or (undefined) toggles it.
+   */
   const setRecordExpanded = useCallback(
     (record: number, expand: boolean | undefined) => {
       const k = index.chunkOf(record)
       const cols = session.getChunk(k)
       if (!cols) return
       const recordInChunk = record - index.firstRecord(k)
-      const naln = (cols.alnStart[recordInChunk + 1] ?? 0) - (cols.alnStart[recordInChunk] ?? 0)
+      const rows = tagRows + (cols.alnStart[recordInChunk + 1] ?? 0) - (cols.alnStart[recordInChunk] ?? 0)
       setExpanded((old) => {
-        const want = (expand ?? !old.has(record)) && naln > 0
+        const want = (expand ?? !old.has(record)) && rows > 0
         if (old.has(record) === want) return old
         const next = new Map(old)
-        if (want) next.set(record, naln)
+        if (want) next.set(record, rows)
         else next.delete(record)
         return next
       })
     },
-    [index, session],
+    [index, session, tagRows],
   )
+
+  // A record the user expands shows its rows: the table scrolls as little as needed (the last record on screen).
+  const reveal = useRef<number | undefined>(undefined)
+  const expandByUser = (record: number, expand: boolean | undefined) => {
+    reveal.current = record
+    setRecordExpanded(record, expand)
+  }
+  useLayoutEffect(() => {
+    const record = reveal.current
+    const el = scroller.current
+    reveal.current = undefined
+    const rows = record === undefined ? undefined : expanded.get(record)
+    if (record === undefined || rows === undefined || !el || !layout.holds(record)) return
+    const top = revealRowsTop(layout.rowOf(record), rows, el.scrollTop, el.clientHeight)
+    if (top !== undefined) el.scrollTop = top
+  }, [expanded, layout])
 
   // A deep link's expanded record opens once its chunk has been decoded.
   useEffect(() => {
@@ -168,6 +193,7 @@ export const RecordTable = memo(function RecordTable({
   const onRowClick = useCallback(
     (record: number) => {
       setCursor(record)
+      reveal.current = record
       setRecordExpanded(record, undefined)
     },
     [setRecordExpanded],
@@ -188,7 +214,7 @@ export const RecordTable = memo(function RecordTable({
       go(move.record, move.align)
     } else if (expand !== undefined) {
       ev.preventDefault()
-      setRecordExpanded(cursor, expand)
+      expandByUser(cursor, expand)
     }
   }
 
@@ -215,13 +241,13 @@ export const RecordTable = memo(function RecordTable({
           onKeyDown={onKeyDown}
         >
           <div className="row table-head" role="row" aria-rowindex={1}>
-            {columns.columns.map((c, i) => (
+            {shownColumns(columns.columns, dropped).map((c, i) => (
               // The caret column has no header, as its cells are hidden from assistive technology.
               <span
                 key={i}
                 role="columnheader"
                 aria-hidden={c.header === '' ? true : undefined}
-                className={`cell clip col-${c.kind}${optionalClass(c.kind)}`}
+                className={`cell clip col-${c.kind}`}
                 title={recordColumnTitle(c.header)}
               >
                 {c.header}
@@ -236,13 +262,30 @@ export const RecordTable = memo(function RecordTable({
               const recordInChunk = item.record - index.firstRecord(k)
               const top = vi.start - margin
               if (item.kind === 'alignment') {
+                const sub = subRow(item.alignment, item.naln, tagRows)
+                const rowIndex = alignmentRowIndex(item.record, item.alignment, expanded)
+                if (sub.kind === 'tags') {
+                  return (
+                    <ReadTagsRow
+                      key={`t${String(item.record)}`}
+                      record={item.record}
+                      rowIndex={rowIndex}
+                      recordInChunk={recordInChunk}
+                      cols={cols}
+                      top={top}
+                      height={ROW_HEIGHT}
+                      prelude={prelude}
+                      semantics={semantics}
+                    />
+                  )
+                }
                 return (
                   <AlignmentRow
-                    key={`a${String(item.record)}-${String(item.alignment)}`}
+                    key={`a${String(item.record)}-${String(sub.alignment)}`}
                     record={item.record}
-                    rowIndex={alignmentRowIndex(item.record, item.alignment, expanded)}
-                    alignment={item.alignment}
-                    naln={item.naln}
+                    rowIndex={rowIndex}
+                    alignment={sub.alignment}
+                    naln={sub.naln}
                     recordInChunk={recordInChunk}
                     cols={cols}
                     top={top}
@@ -263,6 +306,8 @@ export const RecordTable = memo(function RecordTable({
                   cols={cols}
                   error={cols ? undefined : session.chunkError(k)}
                   expanded={expanded.has(item.record)}
+                  tagRow={columns.tagRow}
+                  hidden={hidden}
                   active={item.record === cursor}
                   top={top}
                   height={ROW_HEIGHT}

@@ -1,5 +1,5 @@
 import { memo, useDeferredValue, useMemo, useState } from 'react'
-import { fmtCount } from './format'
+import { fmtCount, fmtCounted } from './format'
 
 interface Props {
   names: readonly string[]
@@ -47,8 +47,8 @@ export const RefList = memo(function RefList({ names, count }: Props) {
       />
       <div className="hint">
         {matches.total === count && deferred === ''
-          ? `${fmtCount(count)} references`
-          : `${fmtCount(matches.total)} of ${fmtCount(count)} match`}
+          ? fmtCounted(count, 'reference')
+          : `${fmtCount(matches.total)} of ${fmtCount(count)} ${matches.total === 1 ? 'matches' : 'match'}`}
         {matches.total > SHOWN && ` (first ${String(SHOWN)} shown)`}
       </div>
       {/* Focusable, so the keyboard can scroll the list (a scroll region without focusable content). */}

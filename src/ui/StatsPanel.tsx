@@ -4,10 +4,11 @@ import type { StatsCutoffs } from '../workers/statsProtocol'
 import type { StatsView } from '../workers/statsRun'
 import { CutoffControls } from './CutoffControls'
 import type { KneeCut } from './exportChoice'
-import { fmtCount, fmtDuration, fmtPercent } from './format'
+import { fmtCount, fmtCounted, fmtDuration, fmtPercent } from './format'
 import { HistogramPlot } from './HistogramPlot'
 import { KneePlot } from './KneePlot'
-import type { RankMark } from './KneePlot'
+import { kneeMarks } from './kneeLabels'
+import type { AskedCutoffs } from './kneeLabels'
 import { RankedBars } from './RankedBars'
 import { pointAtRank } from '../rad/stats/logDownsample'
 import './stats.css'
@@ -139,7 +140,7 @@ function StatsStatus({ view, onCancel, onRestart }: { view: StatsView; onCancel:
       Every record counted
       {view.restored ? ' on an earlier visit' : ''}
       {p ? ` in ${fmtDuration(p.elapsedMs / 1000)}` : ''}
-      {p && p.skippedChunks > 0 ? `; ${fmtCount(p.skippedChunks)} damaged chunks left out` : ''}.
+      {p && p.skippedChunks > 0 ? `; ${fmtCounted(p.skippedChunks, 'damaged chunk')} left out` : ''}.
     </span>
   )
 }
@@ -285,22 +286,14 @@ function KneeFigure(
   // The rank the user chose; until then the cut-off follows the knee as the partial reports come in.
   const [chosen, setChosen] = useState<number | undefined>(undefined)
   const cutoff = pointAtRank(curve, chosen ?? kneeRank ?? 1)
-  const [asked, setAsked] = useState<StatsCutoffs | undefined>(undefined)
+  const [asked, setAsked] = useState<AskedCutoffs | undefined>(undefined)
   const choose = useCallback(
     (point: number) => {
       setChosen(curve.rank[point])
     },
     [curve],
   )
-  const marks = useMemo(() => {
-    const out: RankMark[] = []
-    if (kneeRank) out.push({ rank: kneeRank, label: `knee ${fmtCount(kneeRank)}`, color: '--ok' })
-    const e = asked ? asked.expect : json.cutoffs?.expect_cells
-    const f = asked ? asked.force : json.cutoffs?.force_cells
-    if (e) out.push({ rank: e.cells, label: `expect-cells ${fmtCount(e.cells)}`, color: '--warn' })
-    if (f) out.push({ rank: f.cells, label: `force-cells ${fmtCount(f.cells)}`, color: '--rc' })
-    return out
-  }, [kneeRank, asked, json.cutoffs])
+  const marks = useMemo(() => kneeMarks(kneeRank, asked), [kneeRank, asked])
   const cells = curve.rank[cutoff] ?? 0
   const reads = curve.cumulative[cutoff] ?? 0
   const minCount = curve.count[cutoff] ?? 0
@@ -319,7 +312,12 @@ function KneeFigure(
         cells={cells}
         readsShare={curve.total > 0 ? reads / curve.total : 0}
         done={props.view.phase === 'done'}
-        onAsk={(e, f) => props.onAskCutoffs(e, f).then(setAsked)}
+        onAsk={(e, f) =>
+          props.onAskCutoffs(e, f).then((c) => {
+            // Only the cut-offs given are drawn.
+            setAsked({ expect: e === undefined ? undefined : c.expect, force: f === undefined ? undefined : c.force })
+          })
+        }
       />
     </figure>
   )

@@ -42,6 +42,8 @@ export function TopBar({ onFile, onSample, onUrl, input, helpOpen, onHelp }: Pro
           data-testid="help-toggle"
           aria-expanded={helpOpen}
           aria-controls={helpOpen ? 'help-panel' : undefined}
+          aria-keyshortcuts="?"
+          title="Help (?)"
           onClick={onHelp}
         >
           What am I looking at?

@@ -8,6 +8,11 @@ export function fmtCount(n: number): string {
   return COUNT.format(n)
 }
 
+/** A count and its noun, singular for one: "1 chunk", "18,949 records" (`plural` when not noun + s). */
+export function fmtCounted(n: number, noun: string, plural = `${noun}s`): string {
+  return `${COUNT.format(n)} ${n === 1 ? noun : plural}`
+}
+
 const UNITS = ['bytes', 'kB', 'MB', 'GB', 'TB']
 
 /** 1234567 → "1.23 MB" (decimal units, as file managers show sizes). */

@@ -55,3 +55,49 @@ export const SCHEMA_COLUMNS: Record<string, string> = {
   Role: 'The role the file declares for the tag (v2 files; legacy files declare none)',
   'Read as': 'How this viewer reads the tag: from its role, or from its well-known name in legacy files',
 }
+
+/** Keys: the record table's (tableKeys.ts), the chunk list's and the page's (helpKeys.ts). */
+export const KEYS: Record<string, string> = {
+  '↑ ↓': 'Move the selected record by one (the chunk list moves by one chunk)',
+  'PgUp PgDn': 'Move by a screenful',
+  'Home End': 'Go to the first or the last record',
+  '→ ←': 'Expand or collapse the selected record (its read tags and alignments)',
+  'Enter Space': 'Expand or collapse the selected record',
+  'Double-click': 'Select a barcode to copy it, without expanding the record',
+  '?': 'Open or close this help (anywhere but in a text field)',
+  Esc: 'Close this help',
+}
+
+/** The filter bar's fields (FilterPanel.tsx, the CLI's --barcode … flags). */
+export const FILTERS: Record<string, string> = {
+  Barcode: 'Records whose cell barcode is this sequence; "≤ 1 mismatch" allows one substituted base',
+  UMI: 'Records whose UMI is this sequence',
+  Reference: 'Records with an alignment to a reference whose name contains this text, or matches /a regex/',
+  Alignments: 'Records with at least "min" and at most "max" alignments',
+  Orientation: 'Records with an alignment in this orientation (fw or rc)',
+  Matches:
+    'Fields combine with AND over the whole file; matching record numbers stream into a list (the first million kept, the rest counted): click one to go to it',
+}
+
+/** The statistics panel's figures and plots (docs/stats.md). */
+export const STATISTICS: Record<string, string> = {
+  Records: 'Reads counted, over every chunk that decoded',
+  Alignments: 'Alignments of those reads',
+  'Distinct barcodes': 'Different cell barcodes seen (exact up to 1.5 million, then a stated estimate)',
+  'Cells (knee)': 'Barcodes above the knee of the barcode-rank plot: the likely cells',
+  'Barcode–UMI pairs': 'Different (barcode, UMI) pairs: the molecules',
+  'Sequencing saturation': '1 − pairs / records: how much more sequencing would find few new molecules',
+  'Knee plot':
+    'Reads per barcode against its rank, both log scale; drag the cut-off, or set alevin-fry’s --expect-cells or --force-cells to see where they cut',
+  'Top lists': 'The most frequent barcodes and references: click one to filter the records to it',
+  'Save JSON': 'The same figures as node bin/rad.mjs stats FILE --json; Save TSV: one barcode a line',
+}
+
+/** The Export… dialog (ExportDialog.tsx, the CLI's subset, view and dump). */
+export const EXPORT: Record<string, string> = {
+  What: 'The filter’s matches, a range of chunks, or the cells above the knee-plot cut-off',
+  RAD: 'A valid RAD file of those records (as node bin/rad.mjs subset writes it)',
+  TSV: 'One line per alignment, as node bin/rad.mjs view prints it',
+  'JSON Lines': 'One object per record with its raw tag values, as node bin/rad.mjs dump prints it',
+  Where: 'Streamed to the file you pick, so a subset larger than the browser’s memory works',
+}

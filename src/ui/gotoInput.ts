@@ -1,17 +1,24 @@
-import { fmtCount, parseIndex } from './format'
+import { fmtCount, fmtCounted, parseIndex } from './format'
 
 export type GotoTarget = 'record' | 'chunk'
 
-/** A typed record/chunk number: the index to go to, or why the text cannot be one. */
-export type GotoResult = { index: number } | { problem: string }
+/**
+ * A typed record/chunk number: the index to go to, or why the text cannot be one. `wait`: not
+ * indexed yet, while the index grows; the table goes there once it is (useGoto.ts).
+ */
+export type GotoResult = { index: number; wait?: true } | { problem: string }
 
-/** Reads "Go to record/chunk" input against `limit` indexed items (0-based, as the table shows them). */
-export function readGoto(text: string, what: GotoTarget, limit: number): GotoResult {
+/**
+ * Reads "Go to record/chunk" input against `limit` indexed items (0-based, as the table shows
+ * them); while `indexing`, a number past them waits for them rather than being refused.
+ */
+export function readGoto(text: string, what: GotoTarget, limit: number, indexing = false): GotoResult {
   const range = limit > 0 ? `0 to ${fmtCount(limit - 1)}` : ''
-  if (limit === 0) return { problem: `No ${what}s indexed yet.` }
   const trimmed = text.trim()
-  if (trimmed === '') return { problem: `Type a ${what} number from ${range}.` }
   const n = parseIndex(trimmed)
+  if (indexing && n !== undefined && n >= limit) return { index: n, wait: true }
+  if (limit === 0) return { problem: `No ${what}s indexed yet.` }
+  if (trimmed === '') return { problem: `Type a ${what} number from ${range}.` }
   if (n !== undefined) {
     return n < limit
       ? { index: n }
@@ -28,4 +35,9 @@ export function readGoto(text: string, what: GotoTarget, limit: number): GotoRes
 
 function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1)
+}
+
+/** What "Go to" says while it waits for `index` to be indexed (`limit` are so far). */
+export function waitingText(what: GotoTarget, index: number, limit: number): string {
+  return `${cap(what)} ${fmtCount(index)} is not indexed yet (${fmtCounted(limit, what)} so far): going there once it is…`
 }

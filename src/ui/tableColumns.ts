@@ -9,6 +9,8 @@ export interface TableColumn {
   header: string
   /** Track width in px (for the last column, its minimum). */
   width: number
+  /** 0 for an essential column; else when a narrow table drops it: 1 first, 2 next… (see `DROP_ORDER`). */
+  drop: number
 }
 
 /** A grid layout of the row: the header row and every record row use the same one. */
@@ -29,8 +31,19 @@ export interface RecordColumns {
   full: ColumnLayout
   /** The essential columns only, for tables narrower than `full.minWidth` (phones, a narrow window). */
   compact: ColumnLayout
+  /**
+   * layouts[k]: the columns left when the first k optional columns are dropped; layouts[0] is
+   * `full`, the last one `compact`. A table takes the first that fits (useCompactColumns.ts), so
+   * it loses one column at a time, as it narrows, rather than all its optional ones at once.
+   */
+  layouts: ColumnLayout[]
   /** Names of the read tags shown in their own columns after barcodes/UMI/mapping type. */
   otherReadTags: string[]
+  /**
+   * Whether an expanded record lists its read-level tags in a row above its alignments: when the
+   * file has read tags in optional columns, which a narrow table hides (every tag stays visible).
+   */
+  tagRow: boolean
 }
 
 /**
@@ -43,8 +56,6 @@ export const SEQ_FIT = 24
  * Sans Mono measures 7.53 px + 0.38 px spacing in Chromium, SF Mono, Menlo and Consolas less.
  */
 const MONO_CHAR_PX = 8
-/** Columns a narrow table drops first: the record's chunk, its mapping type and the other read tags. */
-const OPTIONAL: ReadonlySet<ColumnKind> = new Set<ColumnKind>(['chunk', 'mapping', 'other'])
 /** .row's column-gap and horizontal padding in app.css. */
 const COLUMN_GAP_PX = 14
 const ROW_PADDING_PX = 14
@@ -68,9 +79,26 @@ function seqWidth(len: number): number {
   return mono(Math.max(8, Math.min(len > 0 ? len : 16, 40)) + 2)
 }
 
-/** ' opt' for the cells a narrow table hides (app.css `.compact .opt`), '' for essential ones. */
-export function optionalClass(kind: ColumnKind): string {
-  return OPTIONAL.has(kind) ? ' opt' : ''
+/** Which optional cells a row leaves out when `dropped` optional columns are dropped. */
+export interface HiddenCells {
+  chunk: boolean
+  mapping: boolean
+  /** By position among the other read tags (RecordColumns.otherReadTags). */
+  other: readonly boolean[]
+}
+
+export function hiddenCells(columns: readonly TableColumn[], dropped: number): HiddenCells {
+  const gone = (c: TableColumn) => c.drop > 0 && c.drop <= dropped
+  return {
+    chunk: columns.some((c) => c.kind === 'chunk' && gone(c)),
+    mapping: columns.some((c) => c.kind === 'mapping' && gone(c)),
+    other: columns.filter((c) => c.kind === 'other').map(gone),
+  }
+}
+
+/** The columns shown when `dropped` optional columns are dropped. */
+export function shownColumns(columns: readonly TableColumn[], dropped: number): TableColumn[] {
+  return columns.filter((c) => c.drop === 0 || c.drop > dropped)
 }
 
 function layoutOf(columns: TableColumn[]): ColumnLayout {
@@ -86,32 +114,46 @@ function layoutOf(columns: TableColumn[]): ColumnLayout {
 /** Record-table columns for a file: #, chunk, alignments, barcodes, UMI, other read tags, first alignment. */
 export function recordColumns(prelude: Prelude, sem: Semantics): RecordColumns {
   const columns: TableColumn[] = [
-    { kind: 'caret', header: '', width: FIXED.caret },
-    { kind: 'record', header: 'Record', width: FIXED.record },
-    { kind: 'chunk', header: 'Chunk', width: FIXED.chunk },
-    { kind: 'aln', header: 'Aln', width: FIXED.aln },
+    { kind: 'caret', header: '', width: FIXED.caret, drop: 0 },
+    { kind: 'record', header: 'Record', width: FIXED.record, drop: 0 },
+    { kind: 'chunk', header: 'Chunk', width: FIXED.chunk, drop: 0 },
+    { kind: 'aln', header: 'Aln', width: FIXED.aln, drop: 0 },
   ]
   const used = new Set<number>()
   for (const b of sem.barcodes) {
     used.add(b.tag)
     const header = sem.barcodes.length > 1 ? `Barcode ${b.name}` : 'Barcode'
-    columns.push({ kind: 'barcode', header, width: seqWidth(b.len) })
+    columns.push({ kind: 'barcode', header, width: seqWidth(b.len), drop: 0 })
   }
   if (sem.umi) {
     used.add(sem.umi.tag)
-    columns.push({ kind: 'umi', header: 'UMI', width: seqWidth(sem.umi.len) })
+    columns.push({ kind: 'umi', header: 'UMI', width: seqWidth(sem.umi.len), drop: 0 })
   }
   if (sem.mappingType?.level === 'read') {
     used.add(sem.mappingType.tag)
-    columns.push({ kind: 'mapping', header: 'Mapping', width: MAPPING_WIDTH })
+    columns.push({ kind: 'mapping', header: 'Mapping', width: MAPPING_WIDTH, drop: 0 })
   }
   const otherReadTags = prelude.readTags.filter((_, i) => !used.has(i)).map((t) => t.name)
-  for (const name of otherReadTags) columns.push({ kind: 'other', header: name, width: OTHER_WIDTH })
-  columns.push({ kind: 'preview', header: 'First alignment', width: PREVIEW_MIN })
+  for (const name of otherReadTags) columns.push({ kind: 'other', header: name, width: OTHER_WIDTH, drop: 0 })
+  columns.push({ kind: 'preview', header: 'First alignment', width: PREVIEW_MIN, drop: 0 })
+  // The drop order: the chunk (also in the footer and the chunk list), the other read tags from
+  // the last, then the mapping type.
+  const optional = [
+    ...columns.filter((c) => c.kind === 'chunk'),
+    ...columns.filter((c) => c.kind === 'other').reverse(),
+    ...columns.filter((c) => c.kind === 'mapping'),
+  ]
+  optional.forEach((c, i) => {
+    c.drop = i + 1
+  })
+  const layouts = optional.map((_, k) => layoutOf(shownColumns(columns, k)))
+  layouts.push(layoutOf(shownColumns(columns, optional.length)))
   return {
     columns,
-    full: layoutOf(columns),
-    compact: layoutOf(columns.filter((c) => !OPTIONAL.has(c.kind))),
+    full: layouts[0] ?? layoutOf(columns),
+    compact: layouts.at(-1) ?? layoutOf(columns),
+    layouts,
     otherReadTags,
+    tagRow: columns.some((c) => c.kind === 'mapping' || c.kind === 'other'),
   }
 }

@@ -192,3 +192,28 @@ export function rowsInView(scrollTop: number, view: number, count: number): { fi
   const last = Math.min(count - 1, Math.floor((scrollTop + view - ROW_HEIGHT - half) / ROW_HEIGHT))
   return { first, last }
 }
+
+/** What one of the rows below an expanded record shows: its read-level tags, or one of its alignments. */
+export type SubRow = { kind: 'tags' } | { kind: 'alignment'; alignment: number; naln: number }
+
+/**
+ * Row `row` (0-based) of the `rows` below an expanded record, whose first `tagRows` rows (0 or 1,
+ * tableColumns.ts `tagRow`) list its read-level tags and the rest its alignments.
+ */
+export function subRow(row: number, rows: number, tagRows: number): SubRow {
+  return row < tagRows ? { kind: 'tags' } : { kind: 'alignment', alignment: row - tagRows, naln: rows - tagRows }
+}
+
+/**
+ * Where to scroll a `view` px high table (sticky header included) at `scrollTop` so that the
+ * `below` rows under row `row` show, as many as fit below the row itself, by the least scroll:
+ * undefined when they already show. Expanding the last record on screen then reveals its rows.
+ */
+export function revealRowsTop(row: number, below: number, scrollTop: number, view: number): number | undefined {
+  // Row r spans [(r + 1) · ROW_HEIGHT, (r + 2) · ROW_HEIGHT) of the scroll content; the header covers the view's first ROW_HEIGHT.
+  const top = (row + 1) * ROW_HEIGHT
+  const end = (row + 2 + below) * ROW_HEIGHT
+  const fitsTop = top - ROW_HEIGHT // the row just under the header
+  const want = Math.min(fitsTop, end - view)
+  return want > scrollTop ? want : undefined
+}

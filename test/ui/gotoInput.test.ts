@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { readGoto } from '../../src/ui/gotoInput'
+import { fmtCounted } from '../../src/ui/format'
+import { readGoto, waitingText } from '../../src/ui/gotoInput'
 
 describe('readGoto', () => {
   it('accepts 0-based numbers below the limit, with thousands separators', () => {
@@ -20,5 +21,31 @@ describe('readGoto', () => {
     expect(problem('18949')).toBe('There are 18,949 records indexed: record numbers go from 0 to 18,948.')
     expect(problem('99999999999999999999')).toMatch(/is too large/)
     expect(problem('5', 0)).toBe('No records indexed yet.')
+  })
+})
+
+describe('readGoto while the file is indexed', () => {
+  it('waits for a number past the records indexed so far, rather than refusing it', () => {
+    expect(readGoto('25000', 'record', 18949, true)).toEqual({ index: 25000, wait: true })
+    expect(readGoto('3', 'chunk', 0, true)).toEqual({ index: 3, wait: true })
+    expect(readGoto('12', 'record', 18949, true)).toEqual({ index: 12 })
+    expect(readGoto('abc', 'record', 18949, true)).toHaveProperty('problem')
+  })
+
+  it('says it waits, with the count so far pluralised', () => {
+    expect(waitingText('record', 25000, 18949)).toBe(
+      'Record 25,000 is not indexed yet (18,949 records so far): going there once it is…',
+    )
+    expect(waitingText('chunk', 4, 1)).toBe('Chunk 4 is not indexed yet (1 chunk so far): going there once it is…')
+  })
+})
+
+describe('fmtCounted', () => {
+  it('names one thing in the singular and the rest in the plural', () => {
+    expect(fmtCounted(1, 'chunk')).toBe('1 chunk')
+    expect(fmtCounted(0, 'chunk')).toBe('0 chunks')
+    expect(fmtCounted(18949, 'record')).toBe('18,949 records')
+    expect(fmtCounted(1, 'match', 'matches')).toBe('1 match')
+    expect(fmtCounted(2, 'match', 'matches')).toBe('2 matches')
   })
 })

@@ -9,11 +9,13 @@ import {
   barTopFor,
   contentTopFor,
   makeLayout,
+  revealRowsTop,
   rowPositionAt,
   rowsInView,
   rowsToRender,
   scrollMotion,
   scrollScale,
+  subRow,
   windowFor,
 } from '../../src/ui/tableLayout'
 import type { TableItem, TableLayout } from '../../src/ui/tableLayout'
@@ -303,5 +305,33 @@ describe('rowPositionAt', () => {
     expect(rowPositionAt(0)).toEqual({ row: 0, px: 0 })
     expect(rowPositionAt(28 * 5 + 3)).toEqual({ row: 5, px: 3 })
     expect(rowPositionAt(28 * 99_999_999)).toEqual({ row: 99_999_999, px: 0 })
+  })
+})
+
+describe('subRow', () => {
+  it('lists the read tags first when the file has a tag row, then the alignments', () => {
+    expect(subRow(0, 3, 1)).toEqual({ kind: 'tags' })
+    expect(subRow(1, 3, 1)).toEqual({ kind: 'alignment', alignment: 0, naln: 2 })
+    expect(subRow(2, 3, 1)).toEqual({ kind: 'alignment', alignment: 1, naln: 2 })
+    expect(subRow(0, 2, 0)).toEqual({ kind: 'alignment', alignment: 0, naln: 2 })
+  })
+})
+
+describe('revealRowsTop', () => {
+  // A view of the header and ten rows.
+  const view = 11 * ROW_HEIGHT
+
+  it('scrolls the last row on screen up just enough to show the rows below it', () => {
+    // Row 9 is the last one in view; its 3 rows below need 3 rows more.
+    expect(revealRowsTop(9, 3, 0, view)).toBe(3 * ROW_HEIGHT)
+  })
+
+  it('keeps the expanded row itself in view when its rows are more than the view holds', () => {
+    expect(revealRowsTop(9, 50, 0, view)).toBe(9 * ROW_HEIGHT)
+  })
+
+  it('does not scroll when the rows already show, nor back up', () => {
+    expect(revealRowsTop(2, 3, 0, view)).toBeUndefined()
+    expect(revealRowsTop(9, 3, 5 * ROW_HEIGHT, view)).toBeUndefined()
   })
 })
