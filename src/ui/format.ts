@@ -1,5 +1,7 @@
 /** Number and size formatting for people (the data-value attributes keep plain digits). */
 
+import { plural } from '../rad/errors'
+
 // One formatter: Number.prototype.toLocaleString builds a new one per call,
 // which profiled as the page's top cost while a big file indexed.
 const COUNT = new Intl.NumberFormat('en-US')
@@ -8,9 +10,9 @@ export function fmtCount(n: number): string {
   return COUNT.format(n)
 }
 
-/** A count and its noun, singular for one: "1 chunk", "18,949 records" (`plural` when not noun + s). */
-export function fmtCounted(n: number, noun: string, plural = `${noun}s`): string {
-  return `${COUNT.format(n)} ${n === 1 ? noun : plural}`
+/** A count and its noun, singular for one: "1 chunk", "18,949 records" (`many` when not noun + s; rad/errors.ts plural). */
+export function fmtCounted(n: number, noun: string, many = `${noun}s`): string {
+  return plural(n, noun, many, fmtCount)
 }
 
 const UNITS = ['bytes', 'kB', 'MB', 'GB', 'TB']
