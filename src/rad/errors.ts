@@ -94,11 +94,11 @@ export function fmtInt(n: number | bigint): string {
 }
 
 /** `1 chunk`, `2 chunks`: a count and its noun, pluralised with `s` unless `many` is given. */
-export function plural(
-  n: number | bigint,
+export function plural<N extends number | bigint>(
+  n: N,
   one: string,
   many = `${one}s`,
-  format: (n: number | bigint) => string = String,
+  format: (n: N) => string = String,
 ): string {
   return `${format(n)} ${n === 1 || n === 1n ? one : many}`
 }
