@@ -9,6 +9,7 @@ import { decodeSidecar, encodeSidecar } from '../src/rad/sidecar'
 import { makeCheckPlan } from '../src/rad/valueChecks'
 import type { DecodedSidecar, KnownIndex } from '../src/rad/sidecar'
 import type { StatsJson } from '../src/rad/stats/types'
+import { startRangeServer } from '../test/helpers/rangeServer'
 import { FIXTURES, dropFiles, expectedOf, expectedOfFile, must, recordRow, tempDir, withBadReference } from './helpers'
 
 /**
@@ -293,4 +294,27 @@ test('sidecar messages and the unchecked verdict stay in the first screen at 390
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
   expect(overflow).toBeLessThanOrEqual(0)
   await expect(page.getByTestId('check-records')).toBeInViewport()
+})
+
+test('a URL opened from the sidecar beside it: "Check every record" scans the file without fetching the sidecar again', async ({
+  page,
+}) => {
+  const bytes = new Uint8Array(readFileSync(PATH))
+  const rdx = craft(sidecarOf(bytes, 'url.rad'), {})
+  const server = await startRangeServer({ '/runs/map.rad': bytes, '/runs/map.rad.rdx': rdx })
+  try {
+    await page.goto('/')
+    await page.getByTestId('open-url').fill(server.url('/runs/map.rad'))
+    await page.getByTestId('open-url').press('Enter')
+    await expect(page.getByTestId('index-status')).toHaveAttribute('data-source', 'sidecar')
+    await expect(page.getByTestId('integrity-panel')).toHaveAttribute('data-status', 'unchecked')
+    const sidecarAsks = () => server.requests.filter((r) => r.path === '/runs/map.rad.rdx').length
+    const before = sidecarAsks()
+    await page.getByTestId('check-records').click()
+    await expect(page.getByTestId('index-status')).toHaveAttribute('data-source', 'scan')
+    await expect(page.getByTestId('integrity-status')).toHaveText('Clean')
+    expect(sidecarAsks()).toBe(before)
+  } finally {
+    await server.close()
+  }
 })

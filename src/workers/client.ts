@@ -196,7 +196,7 @@ export class RadSession {
       },
     }
     const useCache = this.indexCache !== undefined && !sidecar
-    const given = sidecar && !this.fresh ? { sidecar } : {}
+    const given = this.fresh ? { fresh: true } : sidecar ? { sidecar } : {}
     const options = { checkBeside: checkBeside(cores()), useCache, ...given }
     this.indexWorker.api.scan(this.source, this.id, proxy(events), options).then(
       (summary) => {
