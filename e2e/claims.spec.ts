@@ -10,7 +10,17 @@ import { makeCheckPlan } from '../src/rad/valueChecks'
 import type { DecodedSidecar, KnownIndex } from '../src/rad/sidecar'
 import type { StatsJson } from '../src/rad/stats/types'
 import { startRangeServer } from '../test/helpers/rangeServer'
-import { FIXTURES, dropFiles, expectedOf, expectedOfFile, must, recordRow, tempDir, withBadReference } from './helpers'
+import {
+  FIXTURES,
+  dropFiles,
+  expectAccessible,
+  expectedOf,
+  expectedOfFile,
+  must,
+  recordRow,
+  tempDir,
+  withBadReference,
+} from './helpers'
 
 /**
  * A sidecar is a claim, not the truth (issue 20 §3, docs/sidecar.md): a `.rdx` or a cached index
@@ -316,5 +326,21 @@ test('a URL opened from the sidecar beside it: "Check every record" scans the fi
     expect(sidecarAsks()).toBe(before)
   } finally {
     await server.close()
+  }
+})
+
+test('the new messages and the unchecked verdict have no serious or critical axe violation, light and dark', async ({
+  page,
+}) => {
+  const bytes = new Uint8Array(readFileSync(PATH))
+  const known = sidecarOf(bytes, 'axe.rad')
+  const stdout = execFileSync(process.execPath, ['bin/rad.mjs', 'stats', PATH, '--json'], { encoding: 'utf8' })
+  const real = JSON.parse(stdout) as StatsJson
+  await dropWith(page, bytes, craft(known, { stats: { json: { ...real, notes: 'none' } } }))
+  await expect(page.getByTestId('section-dropped')).toBeVisible()
+  await expect(page.getByTestId('check-records')).toBeVisible()
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await expectAccessible(page, `sidecar claims (${scheme})`, {})
   }
 })
