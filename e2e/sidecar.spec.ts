@@ -62,8 +62,10 @@ test('a matching .rdx dropped with its file: indexed at once from the sidecar, t
   const row = recordRow(page, last)
   await expect(row).toBeInViewport()
   await expect(row).toContainText(must(exp.record(last).barcodes[0]))
-  // The verdict recorded in the sidecar.
-  await expect(page.getByTestId('integrity-status')).toHaveText('Clean')
+  // The verdict recorded in the sidecar is a claim: not "Clean" until this page checks the records (issue 20 §3).
+  await expect(page.getByTestId('integrity-panel')).toHaveAttribute('data-status', 'unchecked')
+  await expect(page.getByTestId('integrity-panel')).toContainText('The sidecar index (.rdx) records this file as clean')
+  await expect(page.getByTestId('check-records')).toBeVisible()
 })
 
 test('a .rdx of another file is refused with a message naming what differs, and the file is scanned', async ({

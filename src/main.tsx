@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './ui/App'
+import { ErrorBoundary } from './ui/ErrorBoundary'
 import { registerServiceWorker } from './ui/serviceWorker'
 import { applyTheme, loadTheme } from './ui/theme'
 import './ui/app.css'
@@ -12,7 +13,10 @@ const root = document.getElementById('root')
 if (!root) throw new Error('internal: #root is missing from index.html')
 createRoot(root).render(
   <StrictMode>
-    <App />
+    {/* The last resort: an exception outside the file's own boundary (App.tsx) still leaves a message. */}
+    <ErrorBoundary what="the page">
+      <App />
+    </ErrorBoundary>
   </StrictMode>,
 )
 

@@ -8,9 +8,10 @@
 import type { ChunkIndex } from './chunkIndex'
 import { crc32c } from './crc32c'
 import { decodeUtf8 } from './cursor'
-import type { RadErrorData } from './errors'
-import { fmtInt } from './errors'
-import type { IntegrityIssue, IntegrityStatus } from './integrity'
+import type { FilePart, RadErrorData } from './errors'
+import { RAD_ERROR_CODES, fmtInt } from './errors'
+import type { IntegrityIssue, IntegrityStatus, IssueKind, Severity } from './integrity'
+import { listOf, nullable, num, oneOf, optional, shape, str } from './jsonShape'
 import type { NbytesConvention } from './types'
 
 /** `\x89RDX\r\n\x1a\n`: PNG's trick — a high byte, the name, and line endings a text transfer would mangle. */
@@ -59,6 +60,23 @@ export interface KnownIndex {
   verdict: SidecarVerdict
   /** Whole-file statistics as JSON (branch stats-core), when the writer had them. */
   stats: unknown
+}
+
+/** A section of a sidecar read but not used: its shape is not the one this reader expects (docs/sidecar.md). */
+export interface DroppedSection {
+  section: 'verdict' | 'statistics'
+  /** What is wrong, in words ("issues[0].message is a number, not a string"). */
+  why: string
+}
+
+/**
+ * A sidecar as read (decodeSidecar): a KnownIndex whose verdict is undefined when its verdict
+ * section had another shape, and the sections dropped for that. Installing it never throws
+ * while the page shows it (issue 20 §3).
+ */
+export interface DecodedSidecar extends Omit<KnownIndex, 'verdict'> {
+  verdict: SidecarVerdict | undefined
+  dropped: DroppedSection[]
 }
 
 /** A sidecar that cannot be used: unreadable (magic, version, checksum, shape) or describing another file. */
@@ -209,20 +227,75 @@ function readJson(bytes: Uint8Array, view: DataView, at: number, what: string): 
   }
 }
 
-function asVerdict(value: unknown, status: SidecarStatus): SidecarVerdict {
-  const v = (typeof value === 'object' && value !== null ? value : {}) as Partial<Record<keyof SidecarVerdict, unknown>>
-  if (!Array.isArray(v.issues) || !Array.isArray(v.damagedChunks)) throw unreadable('its verdict section is incomplete')
+// Records, so that a kind, severity or part added to the core without being listed here fails to compile.
+const ISSUE_KINDS: Record<IssueKind, true> = {
+  'not-rad': true,
+  'unsupported-version': true,
+  truncated: true,
+  'num-chunks-unknown': true,
+  'num-chunks-too-large': true,
+  'trailing-bytes': true,
+  concatenated: true,
+  'corrupt-header': true,
+  'corrupt-chunk': true,
+  'decompress-failed': true,
+  'checksum-mismatch': true,
+  'declared-length': true,
+  'unknown-codec': true,
+  'ext-less-prefix': true,
+  'payload-only-nbytes': true,
+  note: true,
+}
+const SEVERITIES: Record<Severity, true> = { error: true, warning: true, info: true }
+const PARTS: Record<FilePart, true> = {
+  prelude: true,
+  'file-tag-values': true,
+  'chunk-header': true,
+  'chunk-records': true,
+  'after-chunks': true,
+}
+const part = optional(oneOf(Object.keys(PARTS)))
+const code = oneOf(RAD_ERROR_CODES)
+
+/** The verdict section's JSON, as the integrity panel reads it (an issue's message is rendered as text). */
+const verdictShape = shape({
+  alignments: optional(num),
+  issues: listOf(
+    shape({
+      kind: oneOf(Object.keys(ISSUE_KINDS)),
+      severity: oneOf(Object.keys(SEVERITIES)),
+      message: str,
+      offset: optional(num),
+      containerOffset: optional(num),
+      chunk: optional(num),
+      part,
+      code: optional(code),
+    }),
+  ),
+  damagedChunks: listOf(num),
+  error: optional(nullable(shape({ code, message: str, offset: optional(num), chunk: optional(num), part }))),
+})
+
+/** The verdict section, or why it is dropped: a checksum says the bytes are as written, not that the writer was this one. */
+function asVerdict(value: unknown, status: SidecarStatus): SidecarVerdict | DroppedSection {
+  const problem = value === undefined ? 'it is empty' : verdictShape(value, '')
+  if (problem !== undefined) return { section: 'verdict', why: problem }
+  const v = value as Record<keyof SidecarVerdict, unknown>
   return {
     status,
     alignments: typeof v.alignments === 'number' ? v.alignments : undefined,
     issues: v.issues as IntegrityIssue[],
-    damagedChunks: v.damagedChunks.filter((c): c is number => typeof c === 'number'),
+    damagedChunks: v.damagedChunks as number[],
     error: typeof v.error === 'object' && v.error !== null ? (v.error as RadErrorData) : undefined,
   }
 }
 
-/** Decodes `.rdx` bytes; throws SidecarError('unreadable') naming what is wrong. */
-export function decodeSidecar(bytes: Uint8Array): KnownIndex {
+/**
+ * Decodes `.rdx` bytes; throws SidecarError('unreadable') naming what is wrong with its envelope
+ * or chunk table. A verdict section of another shape is dropped (DecodedSidecar.dropped); the
+ * statistics section is left as JSON for its reader to check (statsProblem, sessionCache.ts).
+ */
+export function decodeSidecar(bytes: Uint8Array): DecodedSidecar {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   checkEnvelope(bytes, view)
   if (view.getUint32(36, true) !== SIDECAR_HASH_BYTES) throw unreadable('its fingerprint hashes another window size')
@@ -234,6 +307,7 @@ export function decodeSidecar(bytes: Uint8Array): KnownIndex {
   const status = enumAt(STATUS_CODES, view.getUint8(34), 'verdict')
   const verdict = readJson(bytes, view, tableEnd, 'verdict')
   const stats = readJson(bytes, view, verdict.next, 'statistics')
+  const recorded = asVerdict(verdict.value, status)
   return {
     fingerprint: {
       size: getU64(view, 16, 'file size'),
@@ -245,8 +319,9 @@ export function decodeSidecar(bytes: Uint8Array): KnownIndex {
     index,
     records,
     endOffset: getU64(view, 56, 'end offset'),
-    verdict: asVerdict(verdict.value, status),
+    verdict: 'section' in recorded ? undefined : recorded,
     stats: stats.value,
+    dropped: 'section' in recorded ? [recorded] : [],
   }
 }
 
@@ -267,7 +342,11 @@ export function fingerprintMismatch(sidecar: HashedFingerprint, file: HashedFing
 }
 
 /** Throws SidecarError('mismatch') unless the sidecar describes this file. */
-export function assertSidecarMatches(known: KnownIndex, file: HashedFingerprint, fileName: string): void {
+export function assertSidecarMatches(
+  known: Pick<KnownIndex, 'fingerprint'>,
+  file: HashedFingerprint,
+  fileName: string,
+): void {
   const differs = fingerprintMismatch(known.fingerprint, file)
   if (differs !== undefined) {
     throw new SidecarError('mismatch', `the sidecar index was written for another file than ${fileName}; ${differs}`)

@@ -6,6 +6,7 @@ import { readSidecars } from './dropEntries'
 import { sidecarIndexFor } from './dropPlan'
 import type { DropPlan, DroppedFile, Sidecar } from './dropPlan'
 import { DropZone } from './DropZone'
+import { ErrorBoundary } from './ErrorBoundary'
 import { FileView } from './FileView'
 import { HelpPanel } from './HelpPanel'
 import { IdleView } from './IdleView'
@@ -161,20 +162,22 @@ export function App() {
         />
       )}
       {session ? (
-        <FileView
-          key={session.id}
-          session={session}
-          onRetry={() => {
-            openSource(session.source)
-          }}
-          onReopen={openFile}
-          link={link}
-          onFingerprint={(fp) => {
-            if (session.source.kind === 'file' && session.source.file instanceof File) {
-              recent.remember(session.source.file, fp)
-            }
-          }}
-        />
+        // Keyed like the view: a new file gets a fresh boundary, and an exception in one file's view leaves the top bar.
+        <ErrorBoundary key={session.id} what="this file">
+          <FileView
+            session={session}
+            onRetry={() => {
+              openSource(session.source)
+            }}
+            onReopen={openFile}
+            link={link}
+            onFingerprint={(fp) => {
+              if (session.source.kind === 'file' && session.source.file instanceof File) {
+                recent.remember(session.source.file, fp)
+              }
+            }}
+          />
+        </ErrorBoundary>
       ) : (
         !dropped && (
           <IdleView

@@ -3,6 +3,7 @@ import type { RadSession } from '../workers/client'
 import { ChunkList } from './ChunkList'
 import { CopyLink } from './CopyLink'
 import { ErrorBanner } from './ErrorBanner'
+import { ErrorBoundary } from './ErrorBoundary'
 import { ExportButton } from './ExportDialog'
 import type { KneeCut } from './exportChoice'
 import { FilterPanel } from './FilterPanel'
@@ -103,15 +104,20 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
       )}
       {problem && <ErrorBanner error={problem} state={state} onRetry={onRetry} onReopen={onReopen} />}
       {state.cancelled && !opened && <CancelledEarly onOpenAgain={onRetry} />}
-      <IntegrityPanel state={state} session={session} onChunk={goIssue} />
+      {/* A panel that throws is replaced by a message; the records stay (ErrorBoundary.tsx). */}
+      <ErrorBoundary what="the integrity report">
+        <IntegrityPanel state={state} session={session} onChunk={goIssue} />
+      </ErrorBoundary>
       {opened && (
-        <StatsSection
-          session={session}
-          fileName={state.fileName}
-          onPickBarcode={filter.pickBarcode}
-          onPickReference={filter.pickReference}
-          onCutoff={setKneeCut}
-        />
+        <ErrorBoundary what="the statistics">
+          <StatsSection
+            session={session}
+            fileName={state.fileName}
+            onPickBarcode={filter.pickBarcode}
+            onPickReference={filter.pickReference}
+            onCutoff={setKneeCut}
+          />
+        </ErrorBoundary>
       )}
       {opened && semantics && (
         <>

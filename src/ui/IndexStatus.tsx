@@ -1,4 +1,4 @@
-import type { SessionState } from '../workers/client'
+import type { DroppedSection, SessionState } from '../workers/client'
 import { fmtBytes, fmtCount, fmtDuration, fmtPercent, fmtRate } from './format'
 
 /**
@@ -34,6 +34,16 @@ function label(state: SessionState): string {
   if (state.indexSource === 'sidecar') return 'Indexed from its sidecar index (.rdx) — the file was not scanned'
   if (state.indexSource === 'cache') return 'Indexed from this browser’s cache — not scanned again'
   return state.summary?.status === 'damaged' ? 'Indexed — damaged chunks found (see Integrity)' : 'Indexed'
+}
+
+/** A section of a sidecar's or cached index that was not used (docs/sidecar.md), and what the page does instead. */
+function droppedText(state: SessionState, dropped: DroppedSection): string {
+  const what = state.indexSource === 'cache' ? 'cached index' : 'sidecar index'
+  const instead =
+    dropped.section === 'statistics'
+      ? 'The statistics are not taken from it.'
+      : 'There is no recorded verdict: check the records for one.'
+  return `Part of the ${what} was not used: its ${dropped.section} section does not have the expected shape (${dropped.why}). ${instead}`
 }
 
 /**
@@ -82,6 +92,22 @@ export function IndexStatus({ state, onCancel }: Props) {
           The cached index was not used: {state.cacheRejected}. It was dropped and the file is scanned.
         </p>
       )}
+      {state.rescannedBecause !== undefined && (
+        <p className="sidecar-rejected" role="alert" data-testid="index-rescanned">
+          {state.rescannedBecause}
+        </p>
+      )}
+      {state.summary?.dropped?.map((d) => (
+        <p
+          key={d.section}
+          className="sidecar-rejected"
+          role="alert"
+          data-testid="section-dropped"
+          data-section={d.section}
+        >
+          {droppedText(state, d)}
+        </p>
+      ))}
       {state.sidecarRejected !== undefined && (
         <p className="sidecar-rejected" role="alert" data-testid="sidecar-rejected">
           The sidecar index was not used: {state.sidecarRejected}. The file is scanned instead.

@@ -7,10 +7,12 @@ import { saveFile } from './saveFile'
 
 /**
  * What the panel's data-status says: the core's five verdicts, the two states
- * before one exists, and 'changed' (the file changed on disk: no verdict).
+ * before one exists, 'changed' (the file changed on disk: no verdict) and
+ * 'unchecked' (the index came from a sidecar or the cache: its verdict is a
+ * claim this page did not check, docs/integrity.md).
  */
 export type PanelStatus =
-  'checking' | 'clean' | 'notes' | 'warnings' | 'damaged' | 'unreadable' | 'incomplete' | 'changed'
+  'checking' | 'clean' | 'notes' | 'warnings' | 'damaged' | 'unreadable' | 'incomplete' | 'changed' | 'unchecked'
 
 const KIND_TITLES: Record<IssueKind, string> = {
   'not-rad': 'Not a RAD file',
@@ -56,11 +58,22 @@ const STATUS_LABELS: Record<PanelStatus, string> = {
   unreadable: 'Unreadable',
   incomplete: 'Not fully checked',
   changed: 'Verdict withdrawn',
+  unchecked: 'Not checked here',
+}
+
+/** A recorded verdict, as the sentence "… records this file as ___" ends. */
+const RECORDED: Partial<Record<PanelStatus, string>> = {
+  clean: 'clean',
+  notes: 'readable, with notes',
+  warnings: 'readable, with warnings',
+  damaged: 'damaged',
 }
 
 export function panelStatus(state: SessionState): PanelStatus {
   // A verdict about bytes that are no longer on disk says nothing (docs/integrity.md): the banner explains.
   if (state.changed) return 'changed'
+  // A sidecar's or the cache's verdict is a claim: "Clean" only after this page's own pass (issue 20 §3).
+  if (state.summary && state.indexSource !== 'scan') return 'unchecked'
   if (state.summary) return state.summary.status
   if (state.phase === 'opening' || state.phase === 'indexing') return 'checking'
   // The index worker failed: what was read is shown, the rest is unknown.
@@ -85,11 +98,49 @@ function summaryText(state: SessionState, status: PanelStatus): string {
       return state.error ? 'The file cannot be opened as RAD: see above.' : 'The file cannot be opened as RAD.'
     case 'changed':
       return 'The file changed on disk after it was opened, so no verdict is given about it: reopen it to check it again.'
+    case 'unchecked':
+      return recordedText(state)
     case 'incomplete':
       return state.cancelled
         ? `Indexing was cancelled: ${counts} were checked; the rest of the file was not.`
         : `Checking stopped before the end of the file (see the error above): ${counts} were checked.`
   }
+}
+
+/** Where a known index came from, as the panel names it. */
+function originOf(state: SessionState): string {
+  return state.indexSource === 'cache' ? 'index cached in this browser' : 'sidecar index (.rdx)'
+}
+
+/** The verdict a sidecar or the cache recorded, said as theirs, not this page's. */
+function recordedText(state: SessionState): string {
+  const recorded = state.summary && RECORDED[state.summary.status]
+  const claim = recorded
+    ? `The ${originOf(state)} records this file as ${recorded}`
+    : `The ${originOf(state)} holds no usable verdict`
+  return `${claim}, but its ${fmtCount(state.records)} records were not checked in this page.`
+}
+
+/** The offer to check a file opened from a known index: it is scanned again, every record checked. */
+function CheckOffer({ state, session }: { state: SessionState; session: RadSession }) {
+  const size = state.opened?.fileSize ?? state.fileSize
+  return (
+    <div className="salvage">
+      <button
+        type="button"
+        className="btn btn-primary"
+        data-testid="check-records"
+        onClick={() => {
+          session.checkRecords()
+        }}
+      >
+        Check every record
+      </button>
+      <span className="salvage-what">
+        Reads the whole file ({fmtBytes(size)}) and checks every chunk, as when it is opened without an index.
+      </span>
+    </div>
+  )
 }
 
 interface IssueProps {
@@ -243,6 +294,7 @@ export const IntegrityPanel = memo(function IntegrityPanel({ state, session, onC
         </ol>
       )}
       {status === 'damaged' && <Salvage state={state} session={session} />}
+      {status === 'unchecked' && <CheckOffer state={state} session={session} />}
       {status === 'changed' && state.summary?.salvage && (
         <p className="salvage-note" data-testid="salvage-unavailable">
           The valid part cannot be saved: the file it would be cut from changed on disk.

@@ -3,6 +3,34 @@ import { openRadSource } from '../workers/client'
 import { browserIndexCache } from './persist/indexCache'
 import type { RadSession, SessionState, SourceSpec } from '../workers/client'
 
+interface Holder {
+  current: { current: RadSession | undefined }
+  set: (session: RadSession) => void
+}
+
+/**
+ * Replaces the held session by one for `source`. "Check every record", or a sidecar's or cached
+ * index that disagrees with the file (issue 20 §3), opens the same source again, fresh: scanned.
+ */
+function openSession(
+  holder: Holder,
+  source: SourceSpec,
+  sidecar: File | undefined,
+  fresh: { because: string | undefined } | undefined,
+): void {
+  holder.current.current?.dispose()
+  const next = openRadSource(source, {
+    indexCache: browserIndexCache,
+    ...(sidecar ? { sidecar } : {}),
+    ...(fresh ? { fresh } : {}),
+    onRescan: (because) => {
+      if (holder.current.current === next) openSession(holder, source, undefined, { because })
+    },
+  })
+  holder.current.current = next
+  holder.set(next)
+}
+
 /**
  * Owns the RadSession of the current file. Opening another file disposes the
  * previous session first (terminating all its workers), so nothing from it
@@ -16,10 +44,7 @@ export function useRadSession(): {
   const current = useRef<RadSession | undefined>(undefined)
 
   const open = useCallback((source: SourceSpec, sidecar?: File) => {
-    current.current?.dispose()
-    const next = openRadSource(source, { indexCache: browserIndexCache, ...(sidecar ? { sidecar } : {}) })
-    current.current = next
-    setSession(next)
+    openSession({ current, set: setSession }, source, sidecar, undefined)
   }, [])
 
   useEffect(

@@ -17,7 +17,6 @@ import { salvagedFile } from '../io/salvage'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { RadError, fmtInt } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
-import { fingerprintKey } from '../rad/sidecar'
 import type { ChunkColumns } from '../rad/types'
 import { ChunkCache } from './chunkCache'
 import { ChunkSchedule } from './chunkSchedule'
@@ -53,6 +52,7 @@ export { prewarmIndexWorker } from './indexWorkerLink'
 export type { SourceSpec }
 export { urlSpec }
 export { fingerprintKey } from '../rad/sidecar'
+export type { DroppedSection } from '../rad/sidecar'
 export type { IndexCache } from './sessionCache'
 
 export interface SessionOptions {
@@ -65,6 +65,14 @@ export interface SessionOptions {
   sidecar?: Blob
   /** The page's index cache (ADR 0007): a local file seen before opens from it, and a finished index is kept in it. */
   indexCache?: IndexCache
+  /**
+   * Opened again to be scanned whatever is known of it (issue 20 §3): no sidecar, nothing read from
+   * the cache. `because`: why the known index of the session before was dropped, shown to the user;
+   * undefined when the user asked for the check.
+   */
+  fresh?: { because: string | undefined }
+  /** Asks the page to open the same source again, fresh (checkRecords, or a known index that disagrees with the file). */
+  onRescan?: (because: string | undefined) => void
 }
 
 const DEFAULT_CACHE_BYTES = 256 << 20
@@ -101,14 +109,21 @@ export class RadSession {
   /** The whole-file statistics pass, started when the index is done (statsRun.ts). */
   readonly stats: StatsRun
   private readonly indexCache: IndexCache | undefined
+  private readonly fresh: boolean
+  private readonly onRescan: ((because: string | undefined) => void) | undefined
+  /** Set once a known index was found to disagree with the file: the session is being replaced. */
+  private dropping = false
 
   constructor(source: SourceSpec, opts: SessionOptions = {}) {
     this.id = nextJob++
     this.source = source
+    this.fresh = opts.fresh !== undefined
+    this.onRescan = opts.onRescan
     // Local files only (a URL's index comes from its sidecar, and its server may change the file),
     // and only Files, whose modification time is part of the key (cacheKey).
     this.indexCache = source.kind === 'file' && source.file instanceof File ? opts.indexCache : undefined
     this.store = new SessionStore({ name: sourceName(source), size: knownSize(source) })
+    if (opts.fresh?.because !== undefined) this.store.update({ rescannedBecause: opts.fresh.because })
     this.cache = new ChunkCache(opts.cacheBytes ?? DEFAULT_CACHE_BYTES, () => {
       if (!this.disposed) this.store.bumpData()
     })
@@ -175,14 +190,16 @@ export class RadSession {
       progress: (progress) => {
         if (!this.disposed) this.store.update({ progress })
       },
-      cachedIndex: (key) => this.indexCache?.get(this.cacheKey(key)).catch(() => undefined),
+      // A fresh session reads nothing from the cache, but still keeps its own index there (OpenedFile.cacheKey).
+      cachedIndex: (key) => (this.fresh ? undefined : this.indexCache?.get(this.cacheKey(key)).catch(() => undefined)),
       cacheRejected: (key, why) => {
         if (!this.disposed) this.store.update({ cacheRejected: why })
         void this.indexCache?.drop(this.cacheKey(key)).catch(() => undefined)
       },
     }
     const useCache = this.indexCache !== undefined && !sidecar
-    const options = { checkBeside: checkBeside(cores()), useCache, ...(sidecar ? { sidecar } : {}) }
+    const given = this.fresh ? { fresh: true } : sidecar ? { sidecar } : {}
+    const options = { checkBeside: checkBeside(cores()), useCache, ...given }
     this.indexWorker.api.scan(this.source, this.id, proxy(events), options).then(
       (summary) => {
         this.finishIndex(summary.error ? RadError.fromData(summary.error) : undefined, summary)
@@ -233,19 +250,18 @@ export class RadSession {
     if (!this.indexCache || !opened || !summary || changed || this.disposed || indexSource === 'sidecar') return
     // A cached index without statistics gets them once the pass is done; one with them is kept as it is.
     if (indexSource === 'cache' && stats === undefined) return
-    const bytes = cacheEntry(opened, this.index, summary, stats)
-    if (bytes) {
-      void this.indexCache
-        .put(this.cacheKey(fingerprintKey(opened.hashed)), bytes, sourceName(this.source))
-        .catch(() => undefined)
+    const bytes = opened.cacheKey === undefined ? undefined : cacheEntry(opened, this.index, summary, stats)
+    if (bytes && opened.cacheKey !== undefined) {
+      void this.indexCache.put(this.cacheKey(opened.cacheKey), bytes, sourceName(this.source)).catch(() => undefined)
     }
   }
 
   /**
-   * The index cache's key: the fingerprint (size and the 64 KiB ends) and the file's modification
-   * time. The fingerprint alone misses an edit in the middle of the file, and a cached index
-   * carries its verdict: a file rewritten in place, or another file with the same ends (a copy
-   * with one chunk damaged), must be scanned again, never shown "Clean" from the cache.
+   * The index cache's key: the fingerprint (size and the 64 KiB ends), a sample of the middle
+   * (OpenedFile.cacheKey, contentSample) and the file's modification time. The fingerprint alone
+   * misses an edit in the middle of the file: a file rewritten in place, or another file with the
+   * same ends (a copy with one chunk damaged), must be scanned again; the sample catches such an
+   * edit in its blocks even when the modification time was restored (ADR 0007).
    */
   private cacheKey(fingerprint: string): string {
     const modified = this.source.kind === 'file' && this.source.file instanceof File ? this.source.file.lastModified : 0
@@ -302,12 +318,13 @@ export class RadSession {
   private load(chunk: number, priority: number): void {
     const req = { chunk, offset: this.index.offset(chunk), nbytes: this.index.nbytes(chunk) }
     this.cache
-      .load(chunk, () => this.pool.request(req, priority))
+      .load(chunk, () => this.pool.request(req, priority).then((cols) => this.matchingIndex(cols)))
       .catch((e: unknown) => {
         if (e instanceof RadError && isFileChange(e)) {
           this.fileChanged(e)
           return
         }
+        this.checkDecodeFailure(chunk, e)
         // Shown in the rows through chunkError(); CANCELLED ones are asked for again. A decode
         // worker that died on this chunk was replaced: ask the new one once (twice means the
         // chunk itself is what kills them).
@@ -317,6 +334,51 @@ export class RadSession {
           this.load(chunk, priority)
         }
       })
+  }
+
+  /**
+   * A chunk decoded from an index this page did not build (a sidecar, the cache: docs/sidecar.md),
+   * checked against its own header: a table that disagrees is dropped, the file scanned again.
+   * Throws so that the disagreeing chunk's rows are never shown.
+   */
+  private matchingIndex(cols: ChunkColumns): ChunkColumns {
+    const { indexSource } = this.store.current
+    if (indexSource === 'scan') return cols
+    const differs = headerMismatch(cols, this.index)
+    if (differs === undefined) return cols
+    this.dropKnownIndex(differs)
+    throw new RadError('BAD_CHUNK_HEADER', `${differs}: the index is being rebuilt`, cols.offset, cols.chunk)
+  }
+
+  /** A chunk of a known index that does not decode, though its verdict does not list it as damaged: the table is wrong. */
+  private checkDecodeFailure(chunk: number, e: unknown): void {
+    const { indexSource, summary } = this.store.current
+    if (indexSource === 'scan' || !(e instanceof RadError) || this.dropping) return
+    if (NOT_THE_INDEX.has(e.code) || summary?.damagedChunks.includes(chunk)) return
+    this.dropKnownIndex(
+      `chunk ${fmtInt(chunk)} at byte ${fmtInt(this.index.offset(chunk))} does not decode (${e.message})`,
+    )
+  }
+
+  /** The sidecar or cached index disagrees with the file: forget it (a cached one for good) and scan again, saying why. */
+  private dropKnownIndex(why: string): void {
+    if (this.dropping || this.disposed) return
+    this.dropping = true
+    const { opened } = this
+    const { indexSource } = this.store.current
+    if (indexSource === 'cache' && opened?.cacheKey !== undefined) {
+      void this.indexCache?.drop(this.cacheKey(opened.cacheKey)).catch(() => undefined)
+    }
+    const what = indexSource === 'cache' ? 'The cached index' : 'The sidecar index'
+    this.onRescan?.(`${what} does not match the file (${why}), so it was dropped and the file was scanned instead.`)
+  }
+
+  /**
+   * Checks every record of a file opened from a sidecar or the cache, whose verdict is only what
+   * was recorded (docs/integrity.md): the page opens it again and scans it.
+   */
+  checkRecords(): void {
+    if (!this.disposed) this.onRescan?.(undefined)
   }
 
   /**
@@ -403,6 +465,25 @@ export class RadSession {
     this.index.clear()
     this.store.clear()
   }
+}
+
+/** Failures that say nothing about the index: a cancel, a worker that died, a file that changed or cannot be read. */
+const NOT_THE_INDEX: ReadonlySet<string> = new Set(['CANCELLED', 'WORKER_FAILED', 'FILE_CHANGED', 'READ_FAILED'])
+
+/**
+ * What a decoded chunk's own header (RAD-FORMAT.md §4.1) says that the index does not — nbytes or
+ * nrec (the offset is where the header was read, so a wrong offset shows as a wrong header) — in
+ * words; undefined when they agree.
+ */
+export function headerMismatch(cols: ChunkColumns, index: IndexStore): string | undefined {
+  const k = cols.chunk
+  const nbytes = index.nbytes(k)
+  const nrec = index.nrec(k)
+  if (cols.nbytes === nbytes && cols.recordCount === nrec) return undefined
+  return (
+    `chunk ${fmtInt(k)}'s header at byte ${fmtInt(cols.offset)} says nbytes ${fmtInt(cols.nbytes)} and ` +
+    `${fmtInt(cols.recordCount)} records, the index nbytes ${fmtInt(nbytes)} and ${fmtInt(nrec)} records`
+  )
 }
 
 /** `map.rad` → `map.salvaged.rad`; other names get the suffix appended. */

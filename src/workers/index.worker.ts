@@ -49,7 +49,8 @@ const api = {
     try {
       const started = Date.now()
       // A URL's sidecar is fetched while its first bytes are: one round trip for both.
-      const sidecar = sidecarOf(spec, options?.sidecar, controller.signal)
+      // Asked to scan fresh (docs/sidecar.md, "A sidecar is a claim"): no sidecar, not even a URL's.
+      const sidecar = options?.fresh ? Promise.resolve(undefined) : sidecarOf(spec, options?.sidecar, controller.signal)
       let source
       try {
         source = await openByteSource(spec, controller.signal)

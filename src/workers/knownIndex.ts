@@ -8,7 +8,7 @@
  * when the index was written.
  */
 import type { ByteSource } from '../io/byteSource'
-import { takeFingerprint, takeHashedFingerprint } from '../io/fileFingerprint'
+import { contentSample, takeFingerprint, takeHashedFingerprint } from '../io/fileFingerprint'
 import { openRad } from '../io/openRad'
 import type { OpenedRad } from '../io/openRad'
 import { planSalvage } from '../io/salvage'
@@ -16,8 +16,9 @@ import type { ChunkIndex } from '../rad/chunkIndex'
 import { RadError, fmtInt } from '../rad/errors'
 import { chunkSpan } from '../rad/chunk'
 import { SidecarError, assertSidecarMatches, decodeSidecar, fingerprintKey } from '../rad/sidecar'
-import type { HashedFingerprint, KnownIndex } from '../rad/sidecar'
+import type { DecodedSidecar, DroppedSection, HashedFingerprint, KnownIndex } from '../rad/sidecar'
 import type { IndexSource, ScanSummary } from './protocol'
+import { statsProblem } from './sessionCache'
 import { scanFile } from './scanFile'
 import type { ScanOptions, ScanSink } from './scanFile'
 import { columnBuffersOfIndex } from './transfer'
@@ -41,8 +42,11 @@ export interface KnownIndexOptions {
   hashed?: HashedFingerprint
 }
 
+/** A known index as the CLI builds it (KnownIndex) or as a sidecar's bytes decode (DecodedSidecar). */
+export type InstallableIndex = KnownIndex | DecodedSidecar
+
 /** End of the last chunk in the table: past the end of the RAD stream, the table is for another file. */
-function assertTableFits(known: KnownIndex, streamSize: number, fileName: string): void {
+function assertTableFits(known: InstallableIndex, streamSize: number, fileName: string): void {
   const last = known.index.count - 1
   if (last < 0) return
   const end = (known.index.offset[last] ?? 0) + chunkSpan(known.index.nbytes[last] ?? 0, known.convention)
@@ -55,8 +59,8 @@ function assertTableFits(known: KnownIndex, streamSize: number, fileName: string
 }
 
 /** The salvage plan of a damaged file, as scanFile offers it (it reads only the prelude again). */
-async function salvageOf(opened: OpenedRad, known: KnownIndex): Promise<ScanSummary['salvage']> {
-  if (known.verdict.status !== 'damaged' || opened.container !== 'none') return undefined
+async function salvageOf(opened: OpenedRad, known: InstallableIndex): Promise<ScanSummary['salvage']> {
+  if (known.verdict?.status !== 'damaged' || opened.container !== 'none') return undefined
   const { issues, damagedChunks } = known.verdict
   const plan = await planSalvage(opened.source, opened.prelude, known.index, known.convention, issues, damagedChunks)
   return plan.keptChunks > 0 ? plan : undefined
@@ -70,7 +74,7 @@ async function salvageOf(opened: OpenedRad, known: KnownIndex): Promise<ScanSumm
  */
 export async function openWithKnownIndex(
   file: ByteSource,
-  known: KnownIndex,
+  known: InstallableIndex,
   sink: KnownIndexSink,
   opts: KnownIndexOptions = {},
 ): Promise<ScanSummary> {
@@ -84,7 +88,7 @@ export async function openWithKnownIndex(
   }
   assertTableFits(known, opened.source.size, file.name)
   const fingerprint = await takeFingerprint(file, signal)
-  const { index, convention, verdict } = known
+  const { index, convention } = known
   const salvage = await salvageOf(opened, known)
   const pending = [
     sink.indexSource(opts.from ?? 'sidecar', undefined),
@@ -107,27 +111,48 @@ export async function openWithKnownIndex(
   }
   if (whole.count > 0) pending.push(sink.index(whole, convention, columnBuffersOfIndex(whole)))
   await Promise.all(pending)
+  return recordedSummary(known, salvage, Date.now() - started)
+}
+
+/** The sections to drop: the decoder's (a verdict of another shape) and statistics of another shape. */
+function droppedOf(known: InstallableIndex): DroppedSection[] {
+  const dropped = 'dropped' in known ? [...known.dropped] : []
+  const problem = known.stats === undefined ? undefined : statsProblem(known.stats)
+  if (problem !== undefined) dropped.push({ section: 'statistics', why: problem })
+  return dropped
+}
+
+/**
+ * The scan summary a known index stands for: its recorded verdict (the page shows it as a claim,
+ * docs/sidecar.md), or none ('incomplete') when the verdict section was dropped; its statistics
+ * only when they have the expected shape.
+ */
+function recordedSummary(known: InstallableIndex, salvage: ScanSummary['salvage'], elapsedMs: number): ScanSummary {
+  const { verdict, convention } = known
+  const dropped = droppedOf(known)
+  const statsKept = known.stats !== undefined && !dropped.some((d) => d.section === 'statistics')
   return {
     preludeRead: true,
-    chunks: index.count,
+    chunks: known.index.count,
     records: known.records,
-    alignments: verdict.alignments,
+    alignments: verdict?.alignments,
     convention,
     endOffset: known.endOffset,
-    error: verdict.error,
-    issues: verdict.issues,
-    damagedChunks: verdict.damagedChunks,
-    status: verdict.status,
+    error: verdict?.error,
+    issues: verdict?.issues ?? [],
+    damagedChunks: verdict?.damagedChunks ?? [],
+    status: verdict?.status ?? 'incomplete',
     salvage,
-    warnings: verdict.issues.filter((i) => i.severity !== 'error').map((i) => i.message),
+    warnings: (verdict?.issues ?? []).filter((i) => i.severity !== 'error').map((i) => i.message),
     cancelled: false,
-    elapsedMs: Date.now() - started,
-    ...(known.stats === undefined ? {} : { stats: known.stats }),
+    elapsedMs,
+    ...(dropped.length > 0 ? { dropped } : {}),
+    ...(statsKept ? { stats: known.stats } : {}),
   }
 }
 
 /** The sidecar's bytes, decoded; SidecarError when they are not a usable `.rdx`. */
-export async function readSidecar(sidecar: ByteSource, signal?: AbortSignal): Promise<KnownIndex> {
+export async function readSidecar(sidecar: ByteSource, signal?: AbortSignal): Promise<DecodedSidecar> {
   if (sidecar.size > MAX_SIDECAR_BYTES) {
     throw new SidecarError(
       'unreadable',
@@ -159,11 +184,11 @@ function rethrowUnlessIndexProblem(e: unknown, signal: AbortSignal | undefined):
 async function fromCache(
   file: ByteSource,
   hashed: HashedFingerprint,
+  key: string,
   sink: KnownIndexSink,
   signal: AbortSignal | undefined,
 ): Promise<ScanSummary | undefined> {
   if (!sink.cachedIndex) return undefined
-  const key = fingerprintKey(hashed)
   const bytes = await sink.cachedIndex(key)
   if (!bytes) return undefined
   try {
@@ -182,6 +207,32 @@ async function fromCache(
 }
 
 /**
+ * The index cache's key for this file (ADR 0007): the fingerprint key and a sample of the file's
+ * middle (contentSample), so a file edited in place with its ends and modification time kept is
+ * not taken for the file cached. Undefined when the page keeps no cache (or the file cannot be read).
+ */
+async function cacheKeyOf(
+  file: ByteSource,
+  hashed: HashedFingerprint | undefined,
+  sink: KnownIndexSink,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  if (!sink.cachedIndex || !hashed) return undefined
+  try {
+    return `${fingerprintKey(hashed)}~${await contentSample(file, signal)}`
+  } catch (e) {
+    if (e instanceof RadError) return undefined
+    throw e
+  }
+}
+
+/** The sink, with the cache key added to what it hears of the opened file (RadSession keeps the index under it). */
+function withCacheKey(sink: KnownIndexSink, cacheKey: string | undefined): KnownIndexSink {
+  if (cacheKey === undefined) return sink
+  return { ...sink, opened: (file) => sink.opened({ ...file, cacheKey }) }
+}
+
+/**
  * Opens `file` with its sidecar when there is one and it fits, else with the
  * index the page's cache keeps for it, else scans it (scanFile). A sidecar or
  * cached index that cannot be used is reported to the sink with the reason,
@@ -190,12 +241,14 @@ async function fromCache(
 export async function scanOrInstall(
   file: ByteSource,
   sidecar: ByteSource | undefined,
-  sink: KnownIndexSink,
+  given: KnownIndexSink,
   opts: ScanOptions = {},
 ): Promise<ScanSummary> {
   const { signal } = opts
   const hashed = await fingerprintOrNothing(file, signal)
   const withHash: ScanOptions = hashed ? { ...opts, hashed } : opts
+  const cacheKey = await cacheKeyOf(file, hashed, given, signal)
+  const sink = withCacheKey(given, cacheKey)
   let rejected: string | undefined
   if (sidecar) {
     try {
@@ -208,8 +261,8 @@ export async function scanOrInstall(
       rethrowUnlessIndexProblem(e, signal)
       rejected = e instanceof SidecarError ? e.message : undefined
     }
-  } else if (hashed) {
-    const cached = await fromCache(file, hashed, sink, signal)
+  } else if (hashed && cacheKey !== undefined) {
+    const cached = await fromCache(file, hashed, cacheKey, sink, signal)
     if (cached) return cached
   }
   await sink.indexSource('scan', rejected)

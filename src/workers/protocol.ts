@@ -13,7 +13,7 @@ import type { ScanTiming } from '../io/scanPace'
 import type { SnappyFrameTable } from '../io/snappySource'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import type { RadErrorData } from '../rad/errors'
-import type { HashedFingerprint } from '../rad/sidecar'
+import type { DroppedSection, HashedFingerprint } from '../rad/sidecar'
 import type { IntegrityIssue, IntegrityStatus } from '../rad/integrity'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { FilterBatchResult, FilterJob } from './filterBatch'
@@ -31,6 +31,11 @@ export interface OpenedFile {
   fingerprint: FileFingerprint
   /** The sidecar fingerprint (64 KiB ends hashed): what deep links, the index cache and sidecars name the file by (fingerprintKey). */
   hashed: HashedFingerprint
+  /**
+   * The page's index cache key (ADR 0007) without the modification time: the fingerprint key and a
+   * sample of the file's middle (contentSample), `SIZE-HEADTAIL~SAMPLE`. Only when the page keeps a cache.
+   */
+  cacheKey?: string
   /** For a .sz file, the frame table the index worker walked: decode workers reuse it. */
   frames?: SnappyFrameTable
   /** A URL's size and ETag/Last-Modified as first read: the decode workers read against this version. */
@@ -52,7 +57,7 @@ export interface ScanEvents {
   progress(p: ScanProgress): void
   /** Before anything else: whether a sidecar's index is used, or why a sidecar given was rejected. */
   indexSource(source: IndexSource, rejected: string | undefined): void
-  /** Asked once the fingerprint is known, when ScanRequest.useCache: the `.rdx` bytes the page keeps for this key, if any. */
+  /** Asked once the fingerprint and the content sample are known, when ScanRequest.useCache: the `.rdx` bytes the page keeps for this key (OpenedFile.cacheKey), if any. */
   cachedIndex(key: string): Uint8Array | undefined | Promise<Uint8Array | undefined>
   /** The cached index could not be used (it is then dropped and the file scanned), in plain words. */
   cacheRejected(key: string, why: string): void
@@ -96,6 +101,11 @@ export interface ScanSummary {
    * the integrity verdict, comes only when that pass has finished.
    */
   mappedMs?: number
+  /**
+   * Sections of a sidecar's or cached index's that were read but not used (their shape is not the
+   * expected one; docs/sidecar.md): the page says so. A dropped verdict leaves status 'incomplete'.
+   */
+  dropped?: DroppedSection[]
   /** Whole-file statistics a sidecar or the index cache held (a StatsReport as JSON), shown instead of a new pass. */
   stats?: unknown
 }
@@ -110,6 +120,8 @@ export interface ScanRequest {
   sidecar?: Blob
   /** The page keeps an index cache: ask it (ScanEvents.cachedIndex) before scanning. */
   useCache?: boolean
+  /** Scan whatever is known (issue 20 §3, "Check every record"): no sidecar, not even the one beside a URL. */
+  fresh?: boolean
 }
 
 export interface IndexApi {

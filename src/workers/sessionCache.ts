@@ -5,6 +5,7 @@
  * the session only calls an IndexCache.
  */
 import { encodeSidecar } from '../rad/sidecar'
+import { statsJsonProblem } from '../rad/stats/jsonShape'
 import type { KnownIndex, SidecarStatus } from '../rad/sidecar'
 import type { RankCurve } from '../rad/stats/logDownsample'
 import type { StatsJson } from '../rad/stats/types'
@@ -49,13 +50,25 @@ function curveOf(value: unknown): RankCurve | undefined {
   return { rank, count, cumulative, barcodes: c.barcodes, total: c.total }
 }
 
-/** The report statsToJson wrote, or undefined when `value` is not one (an older or foreign sidecar). */
-export function statsFromJson(value: unknown): StatsReport | undefined {
-  if (typeof value !== 'object' || value === null) return undefined
+/**
+ * Why `value` is not a report statsToJson wrote (an older or foreign sidecar, or a crafted one
+ * with a valid checksum: docs/sidecar.md), in words; undefined when it is one. Every field the
+ * statistics panel reads is checked, so a kept report can never throw while it is shown.
+ */
+export function statsProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'it is not an object'
   const v = value as Record<string, unknown>
-  if (typeof v.json !== 'object' || v.json === null) return undefined
+  const problem = statsJsonProblem(v.json, 'json')
+  if (problem !== undefined) return problem
+  if (v.curve !== undefined && v.curve !== null && !curveOf(v.curve)) return 'its knee curve is not one'
+  return undefined
+}
+
+/** The report statsToJson wrote, or undefined when `value` is not one (statsProblem says why). */
+export function statsFromJson(value: unknown): StatsReport | undefined {
+  if (statsProblem(value) !== undefined) return undefined
+  const v = value as Record<string, unknown>
   const curve = v.curve === undefined || v.curve === null ? undefined : curveOf(v.curve)
-  if (v.curve !== undefined && v.curve !== null && !curve) return undefined
   return { json: v.json as StatsJson, curve }
 }
 

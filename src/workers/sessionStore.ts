@@ -44,6 +44,11 @@ export interface SessionState {
   sidecarRejected: string | undefined
   /** Why the index cache's entry for this file was not used (it is dropped, the file scanned), in plain words. */
   cacheRejected: string | undefined
+  /**
+   * Why this session scans a file another session had opened from a sidecar or the cache: that
+   * index disagreed with the file's chunk headers (issue 20 §3), in a sentence.
+   */
+  rescannedBecause: string | undefined
 }
 
 function initialState(file: { name: string; size: number }): SessionState {
@@ -67,6 +72,7 @@ function initialState(file: { name: string; size: number }): SessionState {
     indexSource: 'scan',
     sidecarRejected: undefined,
     cacheRejected: undefined,
+    rescannedBecause: undefined,
   }
 }
 

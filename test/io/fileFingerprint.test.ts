@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { BytesSource } from '../../src/io/byteSource'
-import { FINGERPRINT_BYTES, confirmUnchanged, takeFingerprint } from '../../src/io/fileFingerprint'
+import {
+  FINGERPRINT_BYTES,
+  SAMPLE_BLOCKS,
+  SAMPLE_BLOCK_BYTES,
+  confirmUnchanged,
+  contentSample,
+  sampleBlocks,
+  takeFingerprint,
+} from '../../src/io/fileFingerprint'
 import { SC_READS, salmonScRna } from '../helpers/assays'
 import { ChangingFile } from '../helpers/changingFile'
 import { expectRadErrorAsync } from '../helpers/read'
@@ -69,5 +77,31 @@ describe('takeFingerprint / confirmUnchanged (docs/integrity.md)', () => {
       code: 'FILE_CHANGED',
       message: /size/,
     })
+  })
+})
+
+describe('contentSample (the index cache key, ADR 0007)', () => {
+  const big = new Uint8Array(1 << 20).map((_, i) => (i * 7919) % 251)
+
+  it('reads 16 blocks of 4 KiB spread evenly between the two 64 KiB ends', () => {
+    const blocks = sampleBlocks(big.length)
+    expect(blocks).toHaveLength(SAMPLE_BLOCKS)
+    expect(blocks[0]).toEqual([64 << 10, SAMPLE_BLOCK_BYTES])
+    expect(blocks.at(-1)).toEqual([big.length - (64 << 10) - SAMPLE_BLOCK_BYTES, SAMPLE_BLOCK_BYTES])
+    // A middle no larger than the blocks is read whole; a file of two ends has no middle.
+    expect(sampleBlocks(128 << 10)).toEqual([])
+    expect(sampleBlocks((128 << 10) + 100)).toEqual([[64 << 10, 100]])
+  })
+
+  it('changes with a byte inside a sampled block, not with one between blocks', async () => {
+    const before = await contentSample(new BytesSource(big))
+    const [start] = sampleBlocks(big.length)[7]!
+    const inside = big.slice()
+    inside[start + 10]! ^= 1
+    expect(await contentSample(new BytesSource(inside))).not.toBe(before)
+    const between = big.slice()
+    between[start + SAMPLE_BLOCK_BYTES + 10]! ^= 1
+    expect(await contentSample(new BytesSource(between))).toBe(before)
+    expect(before).toMatch(/^[0-9a-f]{8}$/)
   })
 })

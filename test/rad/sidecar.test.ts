@@ -50,10 +50,10 @@ describe('.rdx sidecar format', () => {
     expect(bytes.subarray(0, 8)).toEqual(SIDECAR_MAGIC)
     expect(bytes.length).toBeGreaterThanOrEqual(SIDECAR_HEADER_BYTES + k.index.count * SIDECAR_ENTRY_BYTES + 8)
     const back = decodeSidecar(bytes)
-    expect(back).toEqual(k)
+    expect(back).toEqual({ ...k, dropped: [] })
     expect(back.index.count).toBe(4)
     expect(back.records).toBe(18_949)
-    expect(back.verdict.status).toBe('clean')
+    expect(back.verdict?.status).toBe('clean')
     expect(back.fingerprint).toEqual(await takeHashedFingerprint(new BytesSource(v3)))
   })
 
@@ -79,7 +79,7 @@ describe('.rdx sidecar format', () => {
     expect(k.verdict.status).toBe('damaged')
     const back = decodeSidecar(encodeSidecar(k))
     expect(back.verdict).toEqual(k.verdict)
-    expect(back.verdict.damagedChunks).toEqual([1])
+    expect(back.verdict?.damagedChunks).toEqual([1])
   })
 
   it('rejects a sidecar whose checksum does not match (one flipped bit anywhere after the checksum)', async () => {
@@ -139,5 +139,38 @@ describe('.rdx sidecar format', () => {
     expect((await check(both)).message).toMatch(/the first and last 64 KiB differ/)
     // The same file passes.
     assertSidecarMatches(k, await takeHashedFingerprint(new BytesSource(v3)), 'map.rad')
+  })
+
+  it('drops a verdict section of another shape (checksum valid), naming what is wrong, and keeps the chunk table', async () => {
+    const k = await known()
+    const crafted = (issues: unknown, damagedChunks: unknown = []): ReturnType<typeof decodeSidecar> =>
+      decodeSidecar(encodeSidecar({ ...k, verdict: { ...k.verdict, issues, damagedChunks } as KnownIndex['verdict'] }))
+    const numeric = crafted([{ kind: 'note', severity: 'info', message: 42 }])
+    expect(numeric.verdict).toBeUndefined()
+    expect(numeric.dropped).toEqual([{ section: 'verdict', why: 'issues[0].message is a number, not a string' }])
+    expect(numeric.index).toEqual(k.index)
+    expect(crafted([{ kind: 'meltdown', severity: 'info', message: 'x' }]).dropped[0]?.why).toMatch(
+      /^issues\[0\]\.kind is not one of not-rad, /,
+    )
+    expect(crafted([], ['3']).dropped[0]?.why).toBe('damagedChunks[0] is a string, not a number')
+    expect(crafted({}).dropped[0]?.why).toBe('issues is an object, not a list')
+    // The real thing passes untouched.
+    const back = decodeSidecar(encodeSidecar(k))
+    expect(back.dropped).toEqual([])
+    expect(back.verdict).toEqual(k.verdict)
+  })
+
+  it('drops an empty verdict section rather than the whole sidecar', async () => {
+    const bytes = encodeSidecar(await known())
+    const view = new DataView(bytes.buffer)
+    const tableEnd = SIDECAR_HEADER_BYTES + view.getUint32(40, true) * SIDECAR_ENTRY_BYTES
+    const length = view.getUint32(tableEnd, true)
+    // The verdict's bytes taken out, its length set to 0, the statistics section after it kept.
+    const out = new Uint8Array(bytes.length - length)
+    out.set(bytes.subarray(0, tableEnd))
+    out.set(bytes.subarray(tableEnd + 4 + length), tableEnd + 4)
+    const back = decodeSidecar(reseal(out))
+    expect(back.verdict).toBeUndefined()
+    expect(back.dropped).toEqual([{ section: 'verdict', why: 'it is empty' }])
   })
 })

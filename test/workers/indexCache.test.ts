@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { BytesSource } from '../../src/io/byteSource'
-import { takeHashedFingerprint } from '../../src/io/fileFingerprint'
+import { contentSample, sampleBlocks, takeHashedFingerprint } from '../../src/io/fileFingerprint'
 import { scanForSidecar } from '../../src/io/sidecarIndex'
 import type { ChunkIndex } from '../../src/rad/chunkIndex'
 import { decodeSidecar, encodeSidecar, fingerprintKey } from '../../src/rad/sidecar'
@@ -13,6 +13,7 @@ import { cacheEntry, statsFromJson, statsToJson } from '../../src/workers/sessio
 import type { StatsReport } from '../../src/workers/statsProtocol'
 import { SALMON_V3, SALMON_V3_P3 } from '../helpers/fixtures'
 import { RecordingSource } from '../helpers/recordingSource'
+import { statsJsonOf } from '../helpers/statsOf'
 
 const v3 = new Uint8Array(readFileSync(SALMON_V3))
 const p3 = new Uint8Array(readFileSync(SALMON_V3_P3))
@@ -50,13 +51,17 @@ function cachedSink(entries: Map<string, Uint8Array>): { sink: KnownIndexSink; h
 
 const indexed = (heard: Heard): number => heard.index.reduce((n, s) => n + s.count, 0)
 
+/** The cache key the index worker asks for: the fingerprint key and the content sample (ADR 0007). */
 async function keyOf(bytes: Uint8Array): Promise<string> {
-  return fingerprintKey(await takeHashedFingerprint(new BytesSource(bytes, 'f.rad')))
+  const file = new BytesSource(bytes, 'f.rad')
+  return `${fingerprintKey(await takeHashedFingerprint(file))}~${await contentSample(file)}`
 }
+
+const v3Stats = await statsJsonOf(v3)
 
 describe('the cached reopen (scanOrInstall with the page cache, ADR 0007)', () => {
   it('installs a cached index without a scan, every chunk at once, and hands back its statistics', async () => {
-    const known = { ...(await scanForSidecar(new BytesSource(v3, 'v3.rad'))), stats: { json: { records: 1 } } }
+    const known = { ...(await scanForSidecar(new BytesSource(v3, 'v3.rad'))), stats: { json: v3Stats } }
     const key = await keyOf(v3)
     const { sink, heard } = cachedSink(new Map([[key, encodeSidecar(known)]]))
     const source = new RecordingSource(v3)
@@ -64,9 +69,38 @@ describe('the cached reopen (scanOrInstall with the page cache, ADR 0007)', () =
     expect(heard.asked).toEqual([key])
     expect(heard.sources).toEqual(['cache'])
     expect(indexed(heard)).toBe(known.index.count)
-    expect(fingerprintKey(heard.opened[0]!.hashed)).toBe(key)
-    expect(summary).toMatchObject({ records: known.records, status: 'clean', stats: { json: { records: 1 } } })
+    expect(heard.opened[0]!.cacheKey).toBe(key)
+    expect(key.startsWith(`${fingerprintKey(heard.opened[0]!.hashed)}~`)).toBe(true)
+    expect(summary).toMatchObject({ records: known.records, status: 'clean', stats: { json: v3Stats } })
+    expect(summary.dropped).toBeUndefined()
     expect(source.bytesRead).toBeLessThan(v3.length)
+  })
+
+  it('an edit in place in a sampled block (same size, same 64 KiB ends) misses the cache: the key holds the content sample', async () => {
+    const known = await scanForSidecar(new BytesSource(v3, 'v3.rad'))
+    const { sink, heard } = cachedSink(new Map([[await keyOf(v3), encodeSidecar(known)]]))
+    const edited = v3.slice()
+    const [start] = sampleBlocks(v3.length)[5]!
+    edited[start + 100]! ^= 0xff
+    expect(fingerprintKey(await takeHashedFingerprint(new BytesSource(edited, 'e.rad')))).toBe(
+      fingerprintKey(known.fingerprint),
+    )
+    await scanOrInstall(new BytesSource(edited, 'v3.rad'), undefined, sink)
+    expect(heard.asked).toEqual([await keyOf(edited)])
+    expect(heard.asked[0]).not.toBe(await keyOf(v3))
+    expect(heard.sources).toEqual(['scan'])
+  })
+
+  it('statistics of another shape (checksum valid) are dropped with a reason; the index is installed', async () => {
+    const bad = { json: { ...v3Stats, barcodes: { ...v3Stats.barcodes, top: 'ACGT' } } }
+    const known = { ...(await scanForSidecar(new BytesSource(v3, 'v3.rad'))), stats: bad }
+    const key = await keyOf(v3)
+    const { sink, heard } = cachedSink(new Map([[key, encodeSidecar(known)]]))
+    const summary = await scanOrInstall(new BytesSource(v3, 'v3.rad'), undefined, sink)
+    expect(heard.sources).toEqual(['cache'])
+    expect(summary.stats).toBeUndefined()
+    expect(summary.dropped).toEqual([{ section: 'statistics', why: 'json.barcodes.top is a string, not a list' }])
+    expect(summary.status).toBe('clean')
   })
 
   it('a file of the same size with other content misses the cache and is scanned', async () => {
@@ -131,7 +165,7 @@ describe('cacheEntry (a session’s finished index as .rdx bytes)', () => {
       error: undefined,
     } as unknown as ScanSummary
     const report: StatsReport = {
-      json: { records: known.records } as unknown as StatsReport['json'],
+      json: v3Stats,
       curve: {
         rank: Float64Array.of(1, 2),
         count: Float64Array.of(9, 4),
@@ -153,9 +187,6 @@ describe('cacheEntry (a session’s finished index as .rdx bytes)', () => {
     expect(statsFromJson(undefined)).toBeUndefined()
     expect(statsFromJson({ curve: {} })).toBeUndefined()
     expect(statsFromJson({ json: {}, curve: { rank: [1], count: [] } })).toBeUndefined()
-    expect(statsFromJson(statsToJson({ json: {} as StatsReport['json'], curve: undefined }))).toEqual({
-      json: {},
-      curve: undefined,
-    })
+    expect(statsFromJson(statsToJson({ json: v3Stats, curve: undefined }))).toEqual({ json: v3Stats, curve: undefined })
   })
 })

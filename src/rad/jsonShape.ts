@@ -1,0 +1,102 @@
+/**
+ * Checks that a value parsed from JSON has the shape the code reading it expects (issue 20 §3: a
+ * sidecar is a claim, not the truth). A `.rdx` sidecar or a cached index whose checksum is valid
+ * may still hold a section of another shape — written by another tool, or crafted — and the page
+ * must drop that section with a message rather than throw while rendering it (docs/sidecar.md).
+ * Each check returns undefined when the value fits, else where and how it does not, in words.
+ */
+
+/** A check of one value at `path` (e.g. `barcodes.top[3]`): undefined when it fits, else what is wrong. */
+export type ShapeCheck = (value: unknown, path: string) => string | undefined
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null'
+  if (value === undefined) return 'missing'
+  if (Array.isArray(value)) return 'a list'
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
+}
+
+/** The root is "it"; anything below is named by its path. */
+function named(path: string): string {
+  return path === '' ? 'it' : path
+}
+
+function expected(path: string, what: string, value: unknown): string {
+  return `${named(path)} is ${kindOf(value)}, not ${what}`
+}
+
+/** A finite number (JSON has no NaN or Infinity, but a crafted section may hold a string). */
+export const num: ShapeCheck = (v, path) =>
+  typeof v === 'number' && Number.isFinite(v) ? undefined : expected(path, 'a number', v)
+
+export const str: ShapeCheck = (v, path) => (typeof v === 'string' ? undefined : expected(path, 'a string', v))
+
+export const bool: ShapeCheck = (v, path) => (typeof v === 'boolean' ? undefined : expected(path, 'true or false', v))
+
+/** One of a few strings. */
+export function oneOf(values: readonly string[]): ShapeCheck {
+  return (v, path) =>
+    typeof v === 'string' && values.includes(v) ? undefined : `${named(path)} is not one of ${values.join(', ')}`
+}
+
+/** The check, or null. */
+export function nullable(check: ShapeCheck): ShapeCheck {
+  return (v, path) => (v === null ? undefined : check(v, path))
+}
+
+/** The check, or absent (undefined). */
+export function optional(check: ShapeCheck): ShapeCheck {
+  return (v, path) => (v === undefined ? undefined : check(v, path))
+}
+
+/** A list whose every item passes `item`. */
+export function listOf(item: ShapeCheck): ShapeCheck {
+  return (v, path) => {
+    if (!Array.isArray(v)) return expected(path, 'a list', v)
+    for (const [i, x] of v.entries()) {
+      const problem = item(x, `${path}[${String(i)}]`)
+      if (problem !== undefined) return problem
+    }
+    return undefined
+  }
+}
+
+/** A fixed-length list, item by item (`[barcode, count]`). */
+export function tuple(...items: ShapeCheck[]): ShapeCheck {
+  return (v, path) => {
+    if (!Array.isArray(v) || v.length !== items.length) return expected(path, `a list of ${String(items.length)}`, v)
+    for (const [i, check] of items.entries()) {
+      const problem = check(v[i], `${path}[${String(i)}]`)
+      if (problem !== undefined) return problem
+    }
+    return undefined
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+/** An object whose every value passes `value` (a map from names to counts). */
+export function recordOf(value: ShapeCheck): ShapeCheck {
+  return (v, path) => {
+    if (!isObject(v)) return expected(path, 'an object', v)
+    for (const [key, x] of Object.entries(v)) {
+      const problem = value(x, `${path}.${key}`)
+      if (problem !== undefined) return problem
+    }
+    return undefined
+  }
+}
+
+/** An object with these fields (others are ignored: nothing reads them). */
+export function shape(fields: Record<string, ShapeCheck>): ShapeCheck {
+  return (v, path) => {
+    if (!isObject(v)) return expected(path, 'an object', v)
+    for (const [key, check] of Object.entries(fields)) {
+      const problem = check(v[key], path === '' ? key : `${path}.${key}`)
+      if (problem !== undefined) return problem
+    }
+    return undefined
+  }
+}

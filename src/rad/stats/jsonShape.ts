@@ -1,0 +1,73 @@
+/**
+ * The shape of a StatsJson (types.ts) as the page reads it, checked field by field: statistics
+ * kept in a `.rdx` sidecar or the index cache are shown without a pass, so a section of another
+ * shape must be caught before it reaches a component (issue 20 §3, docs/sidecar.md).
+ */
+import { bool, listOf, nullable, num, optional, recordOf, shape, str, tuple } from '../jsonShape'
+import type { ShapeCheck } from '../jsonShape'
+
+const ranked = listOf(tuple(str, num))
+const histogram = listOf(tuple(num, num))
+const meanMedian = shape({ mean: num, median: num })
+
+const barcodeStats = shape({
+  tag: str,
+  distinct: num,
+  reads_per_barcode: meanMedian,
+  top: ranked,
+  exact: bool,
+  distinct_error: num,
+  untracked_records: num,
+  top_exact: bool,
+})
+
+const cutoff = nullable(shape({ index: num, cells: num, minCount: num, readsShare: num }))
+
+const statsJson: ShapeCheck = shape({
+  assay: str,
+  records: num,
+  alignments: num,
+  alignments_per_record: histogram,
+  orientation: nullable(recordOf(num)),
+  barcodes: nullable((v, path) => barcodeStats(v, path) ?? shape({ levels: optional(listOf(barcodeStats)) })(v, path)),
+  umis: nullable(
+    shape({
+      distinct_pairs: num,
+      per_barcode: meanMedian,
+      duplication_rate: num,
+      sequencing_saturation: num,
+      good_toulmin_2x: num,
+      exact: bool,
+      sampling_rate: num,
+      relative_error: num,
+    }),
+  ),
+  references: nullable(
+    shape({
+      with_alignments: num,
+      top: shape({ all: ranked, unique: ranked, multi: ranked }),
+      alignments_unique: num,
+      alignments_multi: num,
+    }),
+  ),
+  knee: nullable(num),
+  cutoffs: nullable(shape({ knee: cutoff, expect_cells: cutoff, force_cells: cutoff })),
+  frag_map_type: optional(histogram),
+  mapping_type: optional(histogram),
+  fragment_length: optional(histogram),
+  fragment_length_unavailable: optional(num),
+  orientation_by_type: optional(recordOf(recordOf(num))),
+  chunks: shape({
+    count: num,
+    records_per_chunk: shape({ mean: num, median: num, min: num, max: num }),
+    collated: bool,
+    records_per_cell: optional(meanMedian),
+  }),
+  exact: bool,
+  notes: listOf(str),
+})
+
+/** Undefined when `value` has every field of a StatsJson with its type, else the first one that does not (named from `path`). */
+export function statsJsonProblem(value: unknown, path = ''): string | undefined {
+  return statsJson(value, path)
+}
