@@ -11,7 +11,17 @@ import { SC_READS, salmonScRna } from '../test/helpers/assays'
 import { radBytes, tag } from '../test/helpers/radWriter'
 import type { RadSpec, WValue } from '../test/helpers/radWriter'
 import { startRangeServer } from '../test/helpers/rangeServer'
-import { SAMPLE, fmt, must, openPath, recordRow, statValue, tempDir, writeRepeatedSample } from './helpers'
+import {
+  SAMPLE,
+  expectAccessible,
+  fmt,
+  must,
+  openPath,
+  recordRow,
+  statValue,
+  tempDir,
+  writeRepeatedSample,
+} from './helpers'
 
 /** Read tags beyond barcode and UMI, which get optional columns (tableColumns.ts). */
 const EXTRA_TAGS = ['xs', 'nh', 'sample', 'ts', 'as', 'nm', 'rg']
@@ -106,6 +116,7 @@ for (const [width, height, tagColumns] of [
         await expect(tags).toContainText(`nh ${String(record === 0 ? 1 : 3)}`)
         if (record === 0) {
           await expect(page.locator('[data-testid="alignment-row"][data-record="0"]')).toHaveCount(2)
+          await expectAccessible(page, 'an expanded record with its read tags')
           for (const theme of THEMES) {
             await page.emulateMedia({ colorScheme: theme })
             await shot(page, `expanded-tags-${String(width)}-${theme}`)
@@ -249,6 +260,7 @@ for (const [width, height] of [
       for (const theme of THEMES) {
         await page.emulateMedia({ colorScheme: theme })
         await shot(page, `help-${String(width)}-${theme}`)
+        await expectAccessible(page, `the help panel (${theme})`)
       }
       await page.keyboard.press('Escape')
       await expect(help).toHaveCount(0)
