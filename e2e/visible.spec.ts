@@ -11,7 +11,17 @@ import { SC_READS, salmonScRna } from '../test/helpers/assays'
 import { radBytes, tag } from '../test/helpers/radWriter'
 import type { RadSpec, WValue } from '../test/helpers/radWriter'
 import { startRangeServer } from '../test/helpers/rangeServer'
-import { SAMPLE, fmt, must, openPath, recordRow, statValue, tempDir, writeRepeatedSample } from './helpers'
+import {
+  SAMPLE,
+  expectAccessible,
+  fmt,
+  must,
+  openPath,
+  recordRow,
+  statValue,
+  tempDir,
+  writeRepeatedSample,
+} from './helpers'
 
 /** Read tags beyond barcode and UMI, which get optional columns (tableColumns.ts). */
 const EXTRA_TAGS = ['xs', 'nh', 'sample', 'ts', 'as', 'nm', 'rg']
@@ -99,13 +109,24 @@ for (const [width, height, tagColumns] of [
         await expect(row).toHaveAttribute('aria-expanded', 'false')
         await row.click()
         await expect(row).toHaveAttribute('aria-expanded', 'true')
-        const tags = page.locator(`[data-testid="read-tags-row"][data-record="${String(record)}"]`)
-        await expect(tags).toBeInViewport()
-        for (const name of hidden) await expect(tags.locator('.field', { hasText: name })).toBeVisible()
-        await expect(tags).toContainText(`sample donor-${String(record)}`)
-        await expect(tags).toContainText(`nh ${String(record === 0 ? 1 : 3)}`)
+        // One row per tag without a column, each in view, name and value.
+        const tags = page.locator(`[data-testid="read-tag-row"][data-record="${String(record)}"]`)
+        await expect(tags).toHaveCount(hidden.length)
+        for (const name of hidden) {
+          const field = tags.and(page.locator(`[data-tag="${name}"]`)).locator('.field')
+          await expect(field).toBeInViewport({ ratio: 1 })
+          const box = must(await field.boundingBox(), 'the tag field box')
+          expect(box.x + box.width, name).toBeLessThanOrEqual(width)
+        }
+        if (hidden.includes('sample')) {
+          await expect(tags.and(page.locator('[data-tag="sample"]'))).toContainText(`sample donor-${String(record)}`)
+        }
+        if (hidden.includes('nh')) {
+          await expect(tags.and(page.locator('[data-tag="nh"]'))).toContainText(`nh ${String(record === 0 ? 1 : 3)}`)
+        }
         if (record === 0) {
           await expect(page.locator('[data-testid="alignment-row"][data-record="0"]')).toHaveCount(2)
+          await expectAccessible(page, 'an expanded record with its read tags')
           for (const theme of THEMES) {
             await page.emulateMedia({ colorScheme: theme })
             await shot(page, `expanded-tags-${String(width)}-${theme}`)
@@ -249,6 +270,7 @@ for (const [width, height] of [
       for (const theme of THEMES) {
         await page.emulateMedia({ colorScheme: theme })
         await shot(page, `help-${String(width)}-${theme}`)
+        await expectAccessible(page, `the help panel (${theme})`)
       }
       await page.keyboard.press('Escape')
       await expect(help).toHaveCount(0)

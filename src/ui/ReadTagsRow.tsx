@@ -6,6 +6,8 @@ import { readTagFields } from './readTags'
 
 interface Props {
   record: number
+  /** The read tag this row shows (one the table's width leaves no column for). */
+  tag: string
   /** aria-rowindex (tableAria.ts). */
   rowIndex: number
   recordInChunk: number
@@ -17,37 +19,35 @@ interface Props {
 }
 
 /**
- * The first row below an expanded record: every read-level tag, name and value, so the tags a
- * narrow table has no column for stay visible (tableColumns.ts `tagRow`). A treegrid row of
- * level 2, like the alignment rows below it.
+ * A read-level tag of an expanded record whose column a narrow table dropped (tableColumns.ts
+ * `hiddenTags`), name and value, one per row above the alignment rows: every tag stays visible
+ * whatever the width. A treegrid row of level 2, like the alignment rows.
  */
 export const ReadTagsRow = memo(function ReadTagsRow(props: Props) {
-  const { record, rowIndex, recordInChunk, cols, top, height, prelude, semantics } = props
-  const fields = cols ? readTagFields(recordView(cols, recordInChunk, prelude, semantics), prelude, semantics) : []
+  const { record, tag, rowIndex, recordInChunk, cols, top, height, prelude, semantics } = props
+  const text = cols
+    ? readTagFields(recordView(cols, recordInChunk, prelude, semantics), prelude, semantics).find(
+        ([name]) => name === tag,
+      )?.[1]
+    : undefined
   return (
     <div
       role="row"
       aria-level={2}
       aria-rowindex={rowIndex}
-      className={`row alignment-row read-tags-row${cols ? '' : ' pending'}`}
-      data-testid="read-tags-row"
+      className={`row alignment-row read-tag-row${cols ? '' : ' pending'}`}
+      data-testid="read-tag-row"
       data-record={record}
+      data-tag={tag}
       style={{ top, height }}
     >
       <span role="gridcell" className="aln-index">
-        tags
+        tag
       </span>
-      {cols ? (
-        fields.map(([name, text]) => (
-          <span key={name} role="gridcell" className="field" title={`Read-level tag ${name}`}>
-            <span className="field-label">{name}</span> <span className="mono">{text}</span>
-          </span>
-        ))
-      ) : (
-        <span role="gridcell" className="muted">
-          decoding…
-        </span>
-      )}
+      <span role="gridcell" className="field" title={`Read-level tag ${tag}`}>
+        <span className="field-label">{tag}</span>{' '}
+        <span className={`mono${text === undefined ? ' muted' : ''}`}>{text ?? 'decoding…'}</span>
+      </span>
     </div>
   )
 })

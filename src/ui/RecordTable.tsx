@@ -8,10 +8,10 @@ import { fmtCount } from './format'
 import { ReadTagsRow } from './ReadTagsRow'
 import { RecordRow } from './RecordRow'
 import { alignmentRowIndex, recordRowId, recordRowIndex, tableRowCount } from './tableAria'
-import { hiddenCells, recordColumns, shownColumns } from './tableColumns'
+import { hiddenCells, hiddenTags, recordColumns, shownColumns } from './tableColumns'
 import { clampRecord, expansionKey, keyMove } from './tableKeys'
 import type { Align } from './tableKeys'
-import { ROW_HEIGHT, revealRowsTop, rowsInView, subRow } from './tableLayout'
+import { ROW_HEIGHT, revealRowsTop, rowsBelow, rowsInView, subRow } from './tableLayout'
 import { useCompactColumns } from './useCompactColumns'
 import { useFileScrollbar } from './useFileScrollbar'
 import { useDataVersion } from './useRadSession'
@@ -64,6 +64,7 @@ export const RecordTable = memo(function RecordTable({
 }: Props) {
   const dataVersion = useDataVersion(session)
   const { index } = session
+  // Expanded records and their alignment counts.
   const [expanded, setExpanded] = useState<ReadonlyMap<number, number>>(() => new Map())
   const [cursor, setCursor] = useState(0)
   const scroller = useRef<HTMLDivElement>(null)
@@ -73,8 +74,9 @@ export const RecordTable = memo(function RecordTable({
   const dropped = useCompactColumns(scroller, minWidths)
   const hidden = useMemo(() => hiddenCells(columns.columns, dropped), [columns, dropped])
   const compact = hidden.chunk
-  // An expanded record's first row lists its read tags when some are in columns a narrow table hides.
-  const tagRows = columns.tagRow ? 1 : 0
+  // An expanded record lists the read tags the table has no column for, one row each, above its alignments.
+  const tags = useMemo(() => hiddenTags(columns.columns, dropped), [columns, dropped])
+  const rows = useMemo(() => rowsBelow(expanded, tags.length), [expanded, tags])
   const columnVars = useMemo(() => {
     const { template, minWidth } = columns.layouts[dropped] ?? columns.compact
     // Set once on the scroller and inherited by every row, rather than parsed in each row's style.
@@ -84,7 +86,7 @@ export const RecordTable = memo(function RecordTable({
     }
     return vars
   }, [columns, dropped])
-  const table = useTableWindow(records, expanded, scroller)
+  const table = useTableWindow(records, rows, scroller)
   const { layout, virtualizer, show, slideNearEdge } = table
   useKeepRowInView(scroller, records > 0 && layout.holds(cursor) ? layout.rowOf(cursor) : undefined)
   const items = virtualizer.getVirtualItems()
@@ -146,17 +148,17 @@ export const RecordTable = memo(function RecordTable({
       const cols = session.getChunk(k)
       if (!cols) return
       const recordInChunk = record - index.firstRecord(k)
-      const rows = tagRows + (cols.alnStart[recordInChunk + 1] ?? 0) - (cols.alnStart[recordInChunk] ?? 0)
+      const naln = (cols.alnStart[recordInChunk + 1] ?? 0) - (cols.alnStart[recordInChunk] ?? 0)
       setExpanded((old) => {
-        const want = (expand ?? !old.has(record)) && rows > 0
+        const want = (expand ?? !old.has(record)) && (naln > 0 || columns.tagRow)
         if (old.has(record) === want) return old
         const next = new Map(old)
-        if (want) next.set(record, rows)
+        if (want) next.set(record, naln)
         else next.delete(record)
         return next
       })
     },
-    [index, session, tagRows],
+    [index, session, columns],
   )
 
   // A record the user expands shows its rows: the table scrolls as little as needed (the last record on screen).
@@ -169,11 +171,20 @@ export const RecordTable = memo(function RecordTable({
     const record = reveal.current
     const el = scroller.current
     reveal.current = undefined
-    const rows = record === undefined ? undefined : expanded.get(record)
-    if (record === undefined || rows === undefined || !el || !layout.holds(record)) return
-    const top = revealRowsTop(layout.rowOf(record), rows, el.scrollTop, el.clientHeight)
-    if (top !== undefined) el.scrollTop = top
-  }, [expanded, layout])
+    const below = record === undefined ? undefined : rows.get(record)
+    if (record === undefined || below === undefined || !el || !layout.holds(record)) return
+    const row = layout.rowOf(record)
+    const scroll = () => {
+      const top = revealRowsTop(row, below, el.scrollTop, el.clientHeight)
+      if (top !== undefined) el.scrollTop = top
+    }
+    scroll()
+    // Again once the rows below have their height (the virtualizer can size the body a frame late,
+    // and the scroll above stops at its end then).
+    requestAnimationFrame(scroll)
+    // When the panels above push the table below the fold (a phone), the page scrolls to it too.
+    if (below > 0) el.scrollIntoView({ block: 'nearest' })
+  }, [rows, layout])
 
   // A deep link's expanded record opens once its chunk has been decoded.
   useEffect(() => {
@@ -233,7 +244,7 @@ export const RecordTable = memo(function RecordTable({
           tabIndex={0}
           role="treegrid"
           aria-label="Records"
-          aria-rowcount={tableRowCount(records, expanded)}
+          aria-rowcount={tableRowCount(records, rows)}
           aria-activedescendant={cursorRendered ? recordRowId(idPrefix, cursor) : undefined}
           data-testid="record-table"
           style={columnVars}
@@ -262,13 +273,14 @@ export const RecordTable = memo(function RecordTable({
               const recordInChunk = item.record - index.firstRecord(k)
               const top = vi.start - margin
               if (item.kind === 'alignment') {
-                const sub = subRow(item.alignment, item.naln, tagRows)
-                const rowIndex = alignmentRowIndex(item.record, item.alignment, expanded)
-                if (sub.kind === 'tags') {
+                const sub = subRow(item.alignment, item.naln, tags.length)
+                const rowIndex = alignmentRowIndex(item.record, item.alignment, rows)
+                if (sub.kind === 'tag') {
                   return (
                     <ReadTagsRow
-                      key={`t${String(item.record)}`}
+                      key={`t${String(item.record)}-${String(sub.tag)}`}
                       record={item.record}
+                      tag={tags[sub.tag] ?? ''}
                       rowIndex={rowIndex}
                       recordInChunk={recordInChunk}
                       cols={cols}
@@ -298,7 +310,7 @@ export const RecordTable = memo(function RecordTable({
               return (
                 <RecordRow
                   id={recordRowId(idPrefix, item.record)}
-                  rowIndex={recordRowIndex(item.record, expanded)}
+                  rowIndex={recordRowIndex(item.record, rows)}
                   key={`r${String(item.record)}`}
                   record={item.record}
                   chunk={k}

@@ -9,8 +9,10 @@ export interface TableColumn {
   header: string
   /** Track width in px (for the last column, its minimum). */
   width: number
-  /** 0 for an essential column; else when a narrow table drops it: 1 first, 2 next… (see `DROP_ORDER`). */
+  /** 0 for an essential column; else when a narrow table drops it: 1 first, 2 next… (recordColumns). */
   drop: number
+  /** The read tag a mapping-type or other-tag column shows. */
+  tag?: string
 }
 
 /** A grid layout of the row: the header row and every record row use the same one. */
@@ -40,8 +42,9 @@ export interface RecordColumns {
   /** Names of the read tags shown in their own columns after barcodes/UMI/mapping type. */
   otherReadTags: string[]
   /**
-   * Whether an expanded record lists its read-level tags in a row above its alignments: when the
-   * file has read tags in optional columns, which a narrow table hides (every tag stays visible).
+   * Whether the file has read tags in optional columns, which a narrow table drops: an expanded
+   * record then lists those dropped, one row each above its alignments (`hiddenTags`), so every
+   * tag stays visible, and a record without alignments expands too.
    */
   tagRow: boolean
 }
@@ -96,6 +99,11 @@ export function hiddenCells(columns: readonly TableColumn[], dropped: number): H
   }
 }
 
+/** The read tags whose columns are dropped when `dropped` optional columns are, in column order. */
+export function hiddenTags(columns: readonly TableColumn[], dropped: number): string[] {
+  return columns.flatMap((c) => (c.tag !== undefined && c.drop > 0 && c.drop <= dropped ? [c.tag] : []))
+}
+
 /** The columns shown when `dropped` optional columns are dropped. */
 export function shownColumns(columns: readonly TableColumn[], dropped: number): TableColumn[] {
   return columns.filter((c) => c.drop === 0 || c.drop > dropped)
@@ -131,10 +139,13 @@ export function recordColumns(prelude: Prelude, sem: Semantics): RecordColumns {
   }
   if (sem.mappingType?.level === 'read') {
     used.add(sem.mappingType.tag)
-    columns.push({ kind: 'mapping', header: 'Mapping', width: MAPPING_WIDTH, drop: 0 })
+    const tag = prelude.readTags[sem.mappingType.tag]?.name
+    columns.push({ kind: 'mapping', header: 'Mapping', width: MAPPING_WIDTH, drop: 0, tag })
   }
   const otherReadTags = prelude.readTags.filter((_, i) => !used.has(i)).map((t) => t.name)
-  for (const name of otherReadTags) columns.push({ kind: 'other', header: name, width: OTHER_WIDTH, drop: 0 })
+  for (const name of otherReadTags) {
+    columns.push({ kind: 'other', header: name, width: OTHER_WIDTH, drop: 0, tag: name })
+  }
   columns.push({ kind: 'preview', header: 'First alignment', width: PREVIEW_MIN, drop: 0 })
   // The drop order: the chunk (also in the footer and the chunk list), the other read tags from
   // the last, then the mapping type.

@@ -193,15 +193,24 @@ export function rowsInView(scrollTop: number, view: number, count: number): { fi
   return { first, last }
 }
 
-/** What one of the rows below an expanded record shows: its read-level tags, or one of its alignments. */
-export type SubRow = { kind: 'tags' } | { kind: 'alignment'; alignment: number; naln: number }
+/** What one of the rows below an expanded record shows: one of its read-level tags, or one of its alignments. */
+export type SubRow = { kind: 'tag'; tag: number } | { kind: 'alignment'; alignment: number; naln: number }
 
 /**
- * Row `row` (0-based) of the `rows` below an expanded record, whose first `tagRows` rows (0 or 1,
- * tableColumns.ts `tagRow`) list its read-level tags and the rest its alignments.
+ * Row `row` (0-based) of the `rows` below an expanded record, whose first `tagRows` rows list the
+ * read tags a narrow table has no column for (tableColumns.ts `hiddenTags`), one each, and the
+ * rest its alignments.
  */
 export function subRow(row: number, rows: number, tagRows: number): SubRow {
-  return row < tagRows ? { kind: 'tags' } : { kind: 'alignment', alignment: row - tagRows, naln: rows - tagRows }
+  return row < tagRows
+    ? { kind: 'tag', tag: row }
+    : { kind: 'alignment', alignment: row - tagRows, naln: rows - tagRows }
+}
+
+/** The rows below each expanded record: its alignments (`expanded`'s values) and `tagRows` tag rows. */
+export function rowsBelow(expanded: ReadonlyMap<number, number>, tagRows: number): ReadonlyMap<number, number> {
+  if (tagRows === 0) return expanded
+  return new Map([...expanded].map(([record, naln]) => [record, naln + tagRows]))
 }
 
 /**

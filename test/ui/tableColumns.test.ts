@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { recordView } from '../../src/rad/display'
 import { readTagFields } from '../../src/ui/readTags'
-import { hiddenCells, recordColumns, shownColumns } from '../../src/ui/tableColumns'
+import { hiddenCells, hiddenTags, recordColumns, shownColumns } from '../../src/ui/tableColumns'
 import { SC_READS, bulk, salmonScRna } from '../helpers/assays'
 import { radBytes, tag } from '../helpers/radWriter'
 import type { WValue } from '../helpers/radWriter'
@@ -109,6 +109,10 @@ describe('recordColumns: read tags without an essential column', async () => {
     const widths = cols.layouts.map((l) => l.minWidth)
     expect([...widths].sort((a, b) => b - a)).toEqual(widths)
     expect(hiddenCells(cols.columns, 2)).toEqual({ chunk: true, mapping: false, other: [false, true] })
+    // The expanded record lists the tags whose columns are gone.
+    expect(hiddenTags(cols.columns, 0)).toEqual([])
+    expect(hiddenTags(cols.columns, 2)).toEqual(['nh'])
+    expect(hiddenTags(cols.columns, 4)).toEqual(['frag_map_type', 'xs', 'nh'])
   })
 
   it('names a read-level mapping type and keeps its number', async () => {

@@ -10,6 +10,7 @@ import {
   contentTopFor,
   makeLayout,
   revealRowsTop,
+  rowsBelow,
   rowPositionAt,
   rowsInView,
   rowsToRender,
@@ -309,11 +310,24 @@ describe('rowPositionAt', () => {
 })
 
 describe('subRow', () => {
-  it('lists the read tags first when the file has a tag row, then the alignments', () => {
-    expect(subRow(0, 3, 1)).toEqual({ kind: 'tags' })
-    expect(subRow(1, 3, 1)).toEqual({ kind: 'alignment', alignment: 0, naln: 2 })
-    expect(subRow(2, 3, 1)).toEqual({ kind: 'alignment', alignment: 1, naln: 2 })
+  it('lists the read tags without a column first, one a row, then the alignments', () => {
+    expect(subRow(0, 4, 2)).toEqual({ kind: 'tag', tag: 0 })
+    expect(subRow(1, 4, 2)).toEqual({ kind: 'tag', tag: 1 })
+    expect(subRow(2, 4, 2)).toEqual({ kind: 'alignment', alignment: 0, naln: 2 })
+    expect(subRow(3, 4, 2)).toEqual({ kind: 'alignment', alignment: 1, naln: 2 })
     expect(subRow(0, 2, 0)).toEqual({ kind: 'alignment', alignment: 0, naln: 2 })
+  })
+
+  it('adds the tag rows to every expanded record’s alignment rows', () => {
+    const expanded = new Map([
+      [3, 2],
+      [9, 0],
+    ])
+    expect(rowsBelow(expanded, 0)).toBe(expanded)
+    expect([...rowsBelow(expanded, 3)]).toEqual([
+      [3, 5],
+      [9, 3],
+    ])
   })
 })
 
