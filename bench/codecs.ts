@@ -3,7 +3,7 @@
  * (issue 10 §5, docs/adr/0010-wasm-decoders.md): zstd (fzstd vs zstddec's
  * libzstd build) and lz4 (lz4js vs lz4-wasm, lz4_flex compiled to wasm), on
  * chunk payloads cut from a real salmon file's records at 64 B – 1 MiB and
- * compressed the way RAD writers do (RAD-FORMAT.md §6), plus the real frames of
+ * compressed the way RAD writers do (docs/format.md §6), plus the real frames of
  * collated-zstd.rad (bench/generate.ts) when it exists. Prints µs per frame and
  * GB/s of decompressed output, the median of RUNS runs.
  * Run alone (it is not part of `npm run bench`): `npx tsx bench/codecs.ts`

@@ -6,7 +6,7 @@
  * - collated-1m.rad: a collated-style file, one small chunk per barcode,
  *   1,000,000 chunks;
  * - collated-zstd.rad: the same records with every chunk zstd-compressed
- *   (`chunk_codec` = 2, RAD-FORMAT.md §6).
+ *   (`chunk_codec` = 2, docs/format.md §6).
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync, closeSync, copyFileSync } from 'node:fs'

@@ -392,7 +392,7 @@ ${r.files.map((f) => `| ${f.name} | ${f2(f.bytes / GB)} GB | ${String(f.chunks)}
 
 ## Compressed files: the index, then the records' checks pass (docs/adr/0003)
 
-Chunk headers are never compressed (RAD-FORMAT.md §6): the index worker indexes every chunk from
+Chunk headers are never compressed (docs/format.md §6): the index worker indexes every chunk from
 its headers alone (mapped), then reads the file again and decompresses and checks every chunk; the
 integrity verdict comes when that pass ends. Both in the one index worker; GB/s of the file as stored.
 

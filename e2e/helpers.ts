@@ -113,7 +113,7 @@ export async function integrityOf(bytes: Uint8Array, name = 'file.rad'): Promise
 /**
  * A copy of an uncompressed, fixed-width file (the salmon fixtures) whose
  * first alignment in chunk `k` names reference ref_count — one past the last
- * (RAD-FORMAT.md §7.1: compressed_ori_refid keeps the id in its low bits).
+ * (docs/format.md §7.1: compressed_ori_refid keeps the id in its low bits).
  * Returns the copy and the byte offset of the damaged record.
  */
 export async function withBadReference(bytes: Uint8Array, k: number): Promise<{ bytes: Uint8Array; record: number }> {
@@ -213,7 +213,7 @@ export async function openPath(page: Page, path: string): Promise<void> {
 
 /**
  * A valid, big RAD file: the sample's prelude with num_chunks rewritten,
- * followed by its chunks repeated `copies` times (RAD-FORMAT.md §1.3: the u64
+ * followed by its chunks repeated `copies` times (docs/format.md §1.3: the u64
  * num_chunks field sits right before the tag sections).
  */
 export async function writeRepeatedSample(

@@ -14,7 +14,7 @@ import { SAMPLE, dropFile, must, recordRow, tempDir, openPath } from './helpers'
 
 const GENCODE = 'ENST00000456328.2|ENSG00000290825.1|-|-|DDX11L2-202|DDX11L2|1657|lncRNA|'
 
-/** A single-end read with both placeholders, then a pair with real values (RAD-FORMAT.md §7.4). */
+/** A single-end read with both placeholders, then a pair with real values (docs/format.md §7.4). */
 const READS: BulkRead[] = [
   { mappingType: 1, alns: [{ ref: 0, readFw: true, mateFw: false, pos: 4294967295, fragLen: 65535 }] },
   { mappingType: 4, alns: [{ ref: 1, readFw: true, mateFw: false, pos: 200, fragLen: 301 }] },

@@ -1,5 +1,5 @@
 /**
- * `rad serve FILE… [--port N] [--host H] [--dist DIR]`: the cluster-to-laptop path (issue 13 §2).
+ * `rad serve FILE… [--port N] [--host H] [--dist DIR]`: the cluster-to-laptop path (README "Files on a cluster").
  * Serves the built viewer and the named files on loopback, prints one ready link per file and the
  * `ssh -L` line for a laptop, and runs until Ctrl-C (SIGINT or SIGTERM: exit 0).
  *

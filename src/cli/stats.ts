@@ -1,4 +1,4 @@
-/** `stats FILE [--json] [--tsv]`: the whole-file statistics of issue 12 §1 (docs/stats.md). */
+/** `stats FILE [--json] [--tsv]`: the whole-file statistics (docs/stats.md). */
 import { decodeChunk } from '../rad/decodeChunk'
 import { fmtInt, plural } from '../rad/errors'
 import { makeCheckPlan } from '../rad/valueChecks'

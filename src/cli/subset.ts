@@ -1,6 +1,6 @@
 /**
  * `rad subset IN OUT [--chunks A-B] [--records A-B] [--keep-chunks] [filters]`
- * (issue 12 §3): writes the chosen records of IN as a valid RAD file
+ * (docs/subsets.md): writes the chosen records of IN as a valid RAD file
  * (rad/subsetWriter.ts; docs/subsets.md). Ranges are 0-based and inclusive;
  * record numbers are `view`'s `ID`s; the filters are view's and dump's
  * (filterFlags.ts, rad/recordFilter.ts). Everything given combines with AND.

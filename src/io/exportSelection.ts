@@ -1,5 +1,5 @@
 /**
- * Exports of a selection of records (issue 12 §3), streamed to a ByteSink:
+ * Exports of a selection of records (docs/subsets.md), streamed to a ByteSink:
  * - `rad`: a valid RAD subset (rad/subsetWriter.ts; `rad subset` writes the same bytes);
  * - `tsv`: the `view` lines (rad/viewLine.ts), one per alignment;
  * - `jsonl`: the `dump` JSON Lines (rad/dumpLine.ts), one per record.

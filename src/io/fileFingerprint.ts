@@ -60,7 +60,7 @@ export function sampleBlocks(size: number): [number, number][] {
 }
 
 /**
- * A cheap sample of a file's content (issue 20 §3): the CRC-32C of SAMPLE_BLOCKS blocks of 4 KiB
+ * A cheap sample of a file's content (ADR 0007): the CRC-32C of SAMPLE_BLOCKS blocks of 4 KiB
  * spread over its middle (sampleBlocks), in hex. The sidecar fingerprint hashes only the two
  * 64 KiB ends, and a file edited in place with its modification time restored keeps both: the
  * index cache's key adds this sample (ADR 0007), so an edit in a sampled block is seen. An edit

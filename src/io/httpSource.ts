@@ -66,7 +66,7 @@ const RETRY_BASE_MS = 250
 const MAX_RETRY_WAIT_MS = 10_000
 /**
  * 30 s without a byte (before the answer, or between two parts of its body): the server
- * stopped sending (issue 20 §4). Not retried: the page says so and offers Retry.
+ * stopped sending (ADR 0005). Not retried: the page says so and offers Retry.
  */
 export const STALL_MS = 30_000
 /**
@@ -666,7 +666,7 @@ export async function readBodyUpTo(
 }
 
 /**
- * Fails a request that receives nothing for `ms` (issue 20 §4): armed when it is sent, armed
+ * Fails a request that receives nothing for `ms` (ADR 0005): armed when it is sent, armed
  * again by each part of the answer. Its `signal` aborts the fetch, as the caller's does.
  */
 export class StallWatch {

@@ -37,7 +37,7 @@ export async function readPrelude(source: ByteSource, signal?: AbortSignal): Pro
   }
 }
 
-/** The file as RAD bytes: Snappy-framed `.sz` streams are unwrapped (RAD-FORMAT.md §6.1). */
+/** The file as RAD bytes: Snappy-framed `.sz` streams are unwrapped (docs/format.md §6.1). */
 export interface OpenedSource {
   source: ByteSource
   /** 'snappy-framed' when the file was a whole-file Snappy stream. */

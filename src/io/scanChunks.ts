@@ -135,7 +135,7 @@ export async function scanChunks(
   try {
     await scan.run()
   } catch (e) {
-    // Cancelled: the issues found so far are kept (issue 10 §6), marked as not covering the whole file.
+    // Cancelled: the issues found so far are kept (docs/integrity.md), marked as not covering the whole file.
     if (opts.signal?.aborted) return { ...scan.result(), cancelled: true }
     if (!(e instanceof RadError)) throw e
     scan.fail(e)

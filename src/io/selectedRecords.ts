@@ -1,5 +1,5 @@
 /**
- * Walks the chunks that hold a selection of records (issue 12 §3: a chunk
+ * Walks the chunks that hold a selection of records (docs/subsets.md: a chunk
  * range, a record range, a filter's matches) and hands each one, with its
  * chosen records, to a visitor: the RAD subset writer, or the TSV / JSON
  * Lines exports. Chunks outside the selection are not decoded; the walk

@@ -23,7 +23,7 @@ export interface SnappyFrameTable {
 }
 
 /**
- * Presents a Snappy-framed stream (`map.collated.rad.sz`, RAD-FORMAT.md §6.1)
+ * Presents a Snappy-framed stream (`map.collated.rad.sz`, docs/format.md §6.1)
  * as the plain RAD bytes it holds, with random access: `open` walks the frame
  * headers once (16 bytes of index per ≤64 KiB frame) and `read` decodes only
  * the frames a read touches, checking each one's CRC-32C as it does: a frame

@@ -16,7 +16,7 @@ export type SourceSpec =
 export type { RemoteVersion }
 
 /**
- * How long a URL's reads wait (issue 20 §4): a request that receives nothing for `stallMs` fails
+ * How long a URL's reads wait (ADR 0005): a request that receives nothing for `stallMs` fails
  * ("the server stopped sending", STALL_MS in httpSource.ts), and opening waits at most
  * `sidecarMs` of silence for the `.rdx` beside the file (SIDECAR_WAIT_MS, sidecarBeside.ts).
  * Only browser tests shorten them, through `globalThis.radViewerTimeouts` set before the page

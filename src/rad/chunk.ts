@@ -1,5 +1,5 @@
 /**
- * The chunk and record layout (RAD-FORMAT.md §4–5): the chunk header, the
+ * The chunk and record layout (docs/format.md §4–5): the chunk header, the
  * per-file record layout, and the faults every record pass reports alike.
  *
  * Which pass reads a chunk's records depends on the layout. Each cell lists
@@ -40,7 +40,7 @@ import { fixedStride, fixedWidth } from './tags'
 import { TYPE_ID } from './types'
 import type { NbytesConvention, Prelude, TagDesc } from './types'
 
-/** `[nbytes u32][nrec u32]` (RAD-FORMAT.md §4.1). */
+/** `[nbytes u32][nrec u32]` (docs/format.md §4.1). */
 export const CHUNK_HEADER_BYTES = 8
 
 /**

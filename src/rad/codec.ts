@@ -266,7 +266,7 @@ export function decompressChunk(codec: Codec, payload: Uint8Array, chunk: number
     case 'unknown':
       throw new RadError(
         'BAD_CODEC',
-        `chunk ${fmtInt(chunk)} at byte ${fmtInt(offset)} is compressed with a codec this reader does not know (file tag chunk_codec, RAD-FORMAT.md §6); its records cannot be decoded`,
+        `chunk ${fmtInt(chunk)} at byte ${fmtInt(offset)} is compressed with a codec this reader does not know (file tag chunk_codec, docs/format.md §6); its records cannot be decoded`,
         offset,
         chunk,
       )

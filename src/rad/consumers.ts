@@ -19,7 +19,7 @@ import { TYPE_ID } from './types'
  *   long-read, scATAC); a position/long/u128 path; scATAC collated output switches
  *   from the whole-file Snappy `.sz` stream to per-chunk ChunkCodec framing.
  * - AF_018_NOTES: alevin-fry CHANGELOG 0.18.0 — multi-barcode collation and ATAC
- *   sorting; RAD-FORMAT.md §6.1 — alevin-fry 0.18 `collate --compress` writes `.sz`
+ *   sorting; docs/format.md §6.1 — alevin-fry 0.18 `collate --compress` writes `.sz`
  *   (snap FrameEncoder) and its source has no use of `chunk_codec`.
  * - SIMPLEAF_204: simpleaf issue #204 — alevin-fry 0.15.0 stops with "expected the
  *   ref_lengths tag value to exist and to be an ArrayU64" on a piscem 0.20.0 scATAC
@@ -29,7 +29,7 @@ import { TYPE_ID } from './types'
  * - AF_ATAC_SRC: alevin-fry src/atac/cellfilter.rs (pre-0.19 revisions) —
  *   `const BNAME: &str = "barcode"`; `let TagValue::ArrayU64(ref_lens) = ref_tag else { todo!() }`.
  * - AF_TYPES_SRC: alevin-fry src/cellfilter.rs, src/atac/cellfilter.rs (pre-0.19) —
- *   "currently only RAD types 1--4 are supported for 'b' tags" (RAD-FORMAT.md §9.1).
+ *   "currently only RAD types 1--4 are supported for 'b' tags" (docs/format.md §9.1).
  * - AF_COMMANDS: alevin-fry docs/source/commands.rst — atac, generate-permit-list,
  *   collate, quant, infer: no bulk command.
  * - LIBRADICL_CODEC: docs.rs libradicl 0.14.3 src/codec.rs — `chunk_codec` u8 tag;
@@ -38,7 +38,7 @@ import { TYPE_ID } from './types'
  *   source we found).
  * - LIBRADICL_0_20: libradicl v0.20.0 release notes — magic+version prefix in
  *   RadHeader::get_size (#64); rad-prelude-versioning normative for roles + extension
- *   block. piscem-rs src/io/rad.rs targets libradicl ≥ 0.20.0 (RAD-FORMAT.md §1.2).
+ *   block. piscem-rs src/io/rad.rs targets libradicl ≥ 0.20.0 (docs/format.md §1.2).
  * - SALMON_2_8: salmon v2.8.0 release notes — "salmon now reads the versioned RAD v2
  *   format … moves to libradicl 0.21 … Quantifying piscem's bulk RAD output (salmon
  *   quant on a RAD input) works with both the legacy format and v2"; salmon's own
@@ -48,7 +48,7 @@ export type Support = 'yes' | 'no' | 'unknown'
 
 export type ConsumerTool = 'alevin-fry' | 'libradicl' | 'salmon'
 
-/** How a consumer finds the scATAC barcode read tag (RAD-FORMAT.md §7.5). */
+/** How a consumer finds the scATAC barcode read tag (docs/format.md §7.5). */
 export type AtacBarcodeLookup = 'name "barcode"' | 'role' | 'unknown'
 
 export interface ConsumerRange {
@@ -130,7 +130,7 @@ export const CONSUMERS: readonly ConsumerRange[] = [
     v2Prelude: 'no', // SIMPLEAF_0_31: "invalid utf-8 sequence" panic
     lz4Chunks: 'unknown',
     zstdChunks: 'unknown',
-    snappyStream: 'yes', // AF_018_NOTES (RAD-FORMAT.md §6.1)
+    snappyStream: 'yes', // AF_018_NOTES (docs/format.md §6.1)
     sequenceTypeIds: INT_1_TO_4, // AF_TYPES_SRC
     laterTypeIds: 'unknown',
     atacRefLengths: 'unknown',

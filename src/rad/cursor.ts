@@ -17,7 +17,7 @@ const TWO_32 = 2 ** 32
 
 /**
  * Bounds-checked little-endian reader over a window of the file
- * (RAD-FORMAT.md: all multi-byte values are LE). Positions are absolute file
+ * (docs/format.md: all multi-byte values are LE). Positions are absolute file
  * offsets. Reading past the window throws `NeedMoreBytes` when more of the file
  * exists, and `RadError('TRUNCATED')` when the window reaches the end of file.
  */
@@ -144,7 +144,7 @@ export class Cursor {
     return this.bytes.subarray(i, i + n)
   }
 
-  /** str16: u16 byte length, then that many UTF-8 bytes (RAD-FORMAT.md conventions). */
+  /** str16: u16 byte length, then that many UTF-8 bytes (docs/format.md conventions). */
   str16(): string {
     const len = this.u16()
     return decodeUtf8(this.bytesOf(len))

@@ -1,5 +1,5 @@
 /**
- * One chunk from its on-disk bytes to columns (RAD-FORMAT.md §4–6): the one
+ * One chunk from its on-disk bytes to columns (docs/format.md §4–6): the one
  * place that picks a decode path (the table is in chunk.ts).
  */
 import { CHUNK_HEADER_BYTES, checkRecordCount, chunkSpan, recordLayout, u32le } from './chunk'
@@ -49,7 +49,7 @@ export function decodeRecords(p: ChunkPayload, layout: RecordLayout): ChunkColum
 }
 
 /**
- * Decodes one chunk given its on-disk bytes (RAD-FORMAT.md §4–6): header,
+ * Decodes one chunk given its on-disk bytes (docs/format.md §4–6): header,
  * optional decompression, records into columns, exact-fill check.
  */
 export function decodeChunk(

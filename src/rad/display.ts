@@ -5,7 +5,7 @@ import type { ChunkColumns, Column, Prelude, RoleKind, TagValue } from './types'
 const BASES = 'ACGT'
 
 /**
- * 2-bit packed sequence to nucleotides (RAD-FORMAT.md §7.8): A=0 C=1 G=2 T=3,
+ * 2-bit packed sequence to nucleotides (docs/format.md §7.8): A=0 C=1 G=2 T=3,
  * first base in the most significant used bit pair. `len` must come from a
  * role or file tag: the integer alone cannot tell leading A's from nothing.
  */
@@ -202,7 +202,7 @@ export function fileTagPlaceholderField(name: string): PlaceholderField | undefi
   return name === 'rlen' ? 'readLength' : undefined
 }
 
-/** v2 role names as RAD-FORMAT.md §2.3 and libradicl spell them. */
+/** v2 role names as docs/format.md §2.3 and libradicl spell them. */
 const ROLE_NAMES: Record<RoleKind, string> = {
   none: 'None',
   barcode: 'Barcode',

@@ -1,5 +1,5 @@
 /**
- * Checks that a value parsed from JSON has the shape the code reading it expects (issue 20 §3: a
+ * Checks that a value parsed from JSON has the shape the code reading it expects (docs/sidecar.md: a
  * sidecar is a claim, not the truth). A `.rdx` sidecar or a cached index whose checksum is valid
  * may still hold a section of another shape — written by another tool, or crafted — and the page
  * must drop that section with a message rather than throw while rendering it (docs/sidecar.md).

@@ -6,7 +6,7 @@ import { readTagSection, readValue, describeType } from './tags'
 import { TYPE_ID } from './types'
 import type { Codec, Prelude, TagDesc, TagValue } from './types'
 
-/** ASCII `RAD_FILE`, the v2 magic (RAD-FORMAT.md §1.1). */
+/** ASCII `RAD_FILE`, the v2 magic (docs/format.md §1.1). */
 export const RAD_MAGIC = Uint8Array.of(0x52, 0x41, 0x44, 0x5f, 0x46, 0x49, 0x4c, 0x45)
 export const HIGHEST_SUPPORTED_MAJOR = 2
 
@@ -29,7 +29,7 @@ export function looksLikeRadStart(head: Uint8Array): boolean {
 
 /** The note on a file read with the early v2 prefix (§1.2): scanIssues lists it as a warning. */
 export const EXT_LESS_NOTE =
-  'the v2 prefix has no 4-byte ext_len: read as the early layout of RAD-FORMAT.md §1.2 (magic, major, minor, then the header at byte 10), because the current layout did not parse'
+  'the v2 prefix has no 4-byte ext_len: read as the early layout of docs/format.md §1.2 (magic, major, minor, then the header at byte 10), because the current layout did not parse'
 
 /** §1.1–1.2: legacy vs versioned; returns [major, minor, extLen]. `extLess`: the early prefix, without ext_len. */
 function readVersion(cur: Cursor, extLess: boolean): [number, number, number] {

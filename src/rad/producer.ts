@@ -5,7 +5,7 @@ import type { Prelude, TagDesc } from './types'
 
 /**
  * Which program wrote a RAD file, guessed from what each producer is known to
- * write (RAD-FORMAT.md §6, §6.1 and §7). The prelude alone carries no producer
+ * write (docs/format.md §6, §6.1 and §7). The prelude alone carries no producer
  * name, so this is always a guess with its evidence, never a fact.
  */
 export type ProducerName = 'salmon' | 'piscem-cpp' | 'piscem-rs' | 'alevin-fry collate' | 'unknown'

@@ -1,9 +1,9 @@
 /**
- * Record filters (issue 12 §2): what a user asks for (RecordFilter, plain text
+ * Record filters (README "Command line", filters; src/rad/recordFilter.ts): what a user asks for (RecordFilter, plain text
  * and numbers), compiled once per file against its prelude and semantics
  * (CompiledFilter, plain data that crosses a worker boundary), then matched
  * over a decoded chunk's columns without building strings: barcodes and UMIs
- * are compared as 2-bit packed words (RAD-FORMAT.md §7.8), references as a
+ * are compared as 2-bit packed words (docs/format.md §7.8), references as a
  * bitset of reference ids (§5.3, §7.4, §7.5). Every criterion given must hold
  * (AND).
  */

@@ -27,7 +27,7 @@ export function fileIssues(prelude: Prelude, convention: NbytesConvention): Inte
       kind: 'payload-only-nbytes',
       severity: 'info', // a convention a real writer used (§4.2), not a deviation
       message:
-        'chunk nbytes excludes the 8-byte chunk header (payload-only, as an older C++ writer did, RAD-FORMAT.md §4.2); every real producer includes it — read this file accordingly',
+        'chunk nbytes excludes the 8-byte chunk header (payload-only, as an older C++ writer did, docs/format.md §4.2); every real producer includes it — read this file accordingly',
       offset: prelude.firstChunkOffset,
       chunk: 0,
     })
@@ -115,6 +115,6 @@ export function unknownCodecIssue(prelude: Prelude): IntegrityIssue | undefined 
     severity: 'error',
     part: 'prelude',
     offset: prelude.fileTagValueOffsets[i],
-    message: `file tag "chunk_codec" is ${String(prelude.fileTagValues[i])}; known codecs are 0 (none), 1 (lz4) and 2 (zstd) — the file needs a newer reader: the header and the chunk table are shown (chunk headers are never compressed, RAD-FORMAT.md §6), but no record can be decoded`,
+    message: `file tag "chunk_codec" is ${String(prelude.fileTagValues[i])}; known codecs are 0 (none), 1 (lz4) and 2 (zstd) — the file needs a newer reader: the header and the chunk table are shown (chunk headers are never compressed, docs/format.md §6), but no record can be decoded`,
   }
 }

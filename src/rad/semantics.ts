@@ -6,7 +6,7 @@ import { TYPE_ID } from './types'
 import type { Prelude, RoleKind, TagDesc, TagType, TagValue } from './types'
 
 /**
- * What the tags mean (RAD-FORMAT.md §7.7): found by v2 role first, by the
+ * What the tags mean (docs/format.md §7.7): found by v2 role first, by the
  * well-known names of §7 otherwise. Indices point into prelude.readTags /
  * prelude.alnTags.
  */
@@ -178,7 +178,7 @@ function guessAssay(s: Omit<Semantics, 'assay' | 'warnings'>, alnTags: readonly 
   return 'unknown'
 }
 
-/** Works out what every well-known tag means (RAD-FORMAT.md §7). */
+/** Works out what every well-known tag means (docs/format.md §7). */
 export function inferSemantics(prelude: Prelude): Semantics {
   const warnings: string[] = []
   const alnTags = prelude.alnTags

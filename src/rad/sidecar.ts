@@ -72,7 +72,7 @@ export interface DroppedSection {
 /**
  * A sidecar as read (decodeSidecar): a KnownIndex whose verdict is undefined when its verdict
  * section had another shape, and the sections dropped for that. Installing it never throws
- * while the page shows it (issue 20 §3).
+ * while the page shows it (docs/sidecar.md).
  */
 export interface DecodedSidecar extends Omit<KnownIndex, 'verdict'> {
   verdict: SidecarVerdict | undefined

@@ -4,7 +4,7 @@ import { RadError, fmtInt } from './errors'
 
 /**
  * The Snappy framing format (github.com/google/snappy framing_format.txt),
- * used by `alevin-fry collate --compress` for whole `.sz` files (RAD-FORMAT.md
+ * used by `alevin-fry collate --compress` for whole `.sz` files (docs/format.md
  * §6.1). A frame is `[type u8][length u24 LE][body]`.
  */
 export const SNAPPY_FRAME_HEADER = 4

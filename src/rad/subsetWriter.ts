@@ -1,5 +1,5 @@
 /**
- * The RAD subset writer (issue 12 §3): a valid RAD file holding only chosen
+ * The RAD subset writer (docs/subsets.md): a valid RAD file holding only chosen
  * records of another. It streams: the prelude, then each output chunk as it
  * fills, go to a sink; nothing but the chunk being filled is held.
  *

@@ -1,6 +1,6 @@
 /** Data-only types of the format core. Nothing here has behaviour. */
 
-/** Type ids of RAD-FORMAT.md §3. */
+/** Type ids of docs/format.md §3. */
 export const TYPE_ID = {
   bool: 0,
   u8: 1,
@@ -29,7 +29,7 @@ export interface TagType {
   elementType?: number
 }
 
-/** v2 roles, RAD-FORMAT.md §2.3. `code` is kept so unknown codes stay visible. */
+/** v2 roles, docs/format.md §2.3. `code` is kept so unknown codes stay visible. */
 export type RoleKind =
   'none' | 'barcode' | 'umi' | 'reference' | 'orientation' | 'mappingPosition' | 'fragmentLength' | 'mappingType'
 
@@ -60,7 +60,7 @@ export type TagValue = boolean | number | bigint | string | TagValue[]
  */
 export type Codec = 'none' | 'lz4' | 'zstd' | 'unknown'
 
-/** Which meaning a chunk's `nbytes` has (RAD-FORMAT.md §4.2). */
+/** Which meaning a chunk's `nbytes` has (docs/format.md §4.2). */
 export type NbytesConvention = 'header-inclusive' | 'payload-only'
 
 export interface Prelude {
@@ -90,7 +90,7 @@ export interface Prelude {
   warnings: string[]
 }
 
-/** Chunk header fields, RAD-FORMAT.md §4.1. */
+/** Chunk header fields, docs/format.md §4.1. */
 export interface ChunkHeader {
   offset: number
   nbytes: number

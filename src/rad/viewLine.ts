@@ -4,7 +4,7 @@ import type { ChunkColumns, Prelude } from './types'
 
 /**
  * Text lines, one per alignment, in the shape `alevin-fry view` prints for
- * scRNA (RAD-FORMAT.md §9.1):
+ * scRNA (docs/format.md §9.1):
  * `ID:<rec>\tHI:<n>\tNH:<naln>\tCB:<bc>\tUMI:<umi>\tDIR:<bool>\t<ref name>`.
  * Other assays get the decoded equivalent: their barcodes, orientation,
  * position, fragment length, mapping type and remaining tags as NAME:value,

@@ -25,7 +25,7 @@ export interface ServeOptions {
 }
 
 /**
- * Connections silent for a minute are closed (issue 20 §4): one that never sends a request, or
+ * Connections silent for a minute are closed (ADR 0005): one that never sends a request, or
  * whose reader stopped taking the body, would otherwise hold a socket and a file open for ever.
  * The viewer's reads never pause that long mid-request (its own stall limit is 30 s).
  */

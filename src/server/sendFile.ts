@@ -4,7 +4,7 @@
  * (`If-Range`, `If-Match`, `If-None-Match`, `If-Modified-Since`). The file is opened once and
  * its headers come from that open handle, so the bytes and the `ETag` describe the same version
  * even when the file is replaced (renamed over) meanwhile. Regular files only: a FIFO, a socket
- * or a device named like a served file is never opened for reading (issue 20 §4).
+ * or a device named like a served file is never opened for reading (ADR 0005).
  */
 import { constants, createReadStream } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
@@ -16,7 +16,7 @@ import type { ByteSpan, RangeRequest } from './ranges'
 
 /**
  * Size, modification time (ms) and inode change time (µs) in hex. The ctime catches a file
- * edited in place whose mtime was then restored (`touch -r`, `rsync -t`, issue 20 §3): any
+ * edited in place whose mtime was then restored (`touch -r`, `rsync -t`): any
  * write, and restoring the mtime itself, sets it, and no user can set it back.
  */
 export function etagOf(stats: Stats): string {

@@ -2,7 +2,7 @@
  * The files named on the command line, each under its own random token path:
  * `/f/<token>/<name>`. The token (128 random bits) is the only key; the name is there for the
  * reader and must match exactly. The path on disk always comes from this table, never from the
- * request. `<name>.rdx` under the same token is the file's sidecar index (issue 13 §3), served
+ * request. `<name>.rdx` under the same token is the file's sidecar index (docs/sidecar.md), served
  * when `FILE.rdx` exists beside the file at the time of the request.
  */
 import { randomBytes } from 'node:crypto'

@@ -12,7 +12,7 @@ interface State {
 }
 
 /**
- * No exception empties the page (issue 20 §3): a component that throws while it renders is
+ * No exception empties the page (docs/sidecar.md): a component that throws while it renders is
  * replaced by one line saying so, with the error's message, and everything outside this
  * boundary stays as it was. React needs a class for this (getDerivedStateFromError).
  * "Try again" renders the children anew; opening another file mounts a fresh boundary (keyed).

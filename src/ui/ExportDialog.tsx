@@ -33,7 +33,7 @@ const FORMATS: { value: ExportFormat; label: string; note: string }[] = [
   { value: 'jsonl', label: 'JSON Lines', note: 'one object per record, as rad dump prints' },
 ]
 
-/** The records bar's Export button and its dialog (issue 12 §3; docs/subsets.md). */
+/** The records bar's Export button and its dialog (docs/subsets.md). */
 export function ExportButton(props: Props) {
   const dialog = useRef<HTMLDialogElement>(null)
   const [open, setOpen] = useState(false)

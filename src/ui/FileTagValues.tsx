@@ -15,7 +15,7 @@ function shortValue(name: string, value: TagValue | undefined): string {
   return valueText(value)
 }
 
-/** Why a file tag's value is a "not available" placeholder (e.g. `rlen` 0, RAD-FORMAT.md §7.2). */
+/** Why a file tag's value is a "not available" placeholder (e.g. `rlen` 0, docs/format.md §7.2). */
 function placeholderTitle(name: string, value: TagValue | undefined): string | undefined {
   const field = fileTagPlaceholderField(name)
   if (field === undefined || (typeof value !== 'number' && typeof value !== 'bigint')) return undefined

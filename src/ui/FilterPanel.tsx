@@ -61,7 +61,7 @@ function FilterStatus({ state, onCancel }: { state: FilterState; onCancel: () =>
 }
 
 /**
- * The filter bar (issue 12 §2): barcode, UMI, reference, alignment counts,
+ * The filter bar (README "Command line", filters; src/rad/recordFilter.ts): barcode, UMI, reference, alignment counts,
  * orientation and mapping type, combined with AND. Enter in any field runs it;
  * matches stream into a virtualized list of record numbers.
  */

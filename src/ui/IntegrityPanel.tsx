@@ -72,7 +72,7 @@ const RECORDED: Partial<Record<PanelStatus, string>> = {
 export function panelStatus(state: SessionState): PanelStatus {
   // A verdict about bytes that are no longer on disk says nothing (docs/integrity.md): the banner explains.
   if (state.changed) return 'changed'
-  // A sidecar's or the cache's verdict is a claim: "Clean" only after this page's own pass (issue 20 §3).
+  // A sidecar's or the cache's verdict is a claim: "Clean" only after this page's own pass (docs/sidecar.md).
   if (state.summary && state.indexSource !== 'scan') return 'unchecked'
   if (state.summary) return state.summary.status
   if (state.phase === 'opening' || state.phase === 'indexing') return 'checking'

@@ -19,7 +19,7 @@ function how(entry: RecentFile, canUrl: boolean): string {
   return entry.handle ? 'Reopens after the browser asks for permission' : 'Choose it again: the browser kept no handle'
 }
 
-/** "Recent files" on the start page (issue 13 §4), and the control that clears the cached indexes. */
+/** "Recent files" on the start page (docs/links.md), and the control that clears the cached indexes. */
 export function RecentFiles({ recent, onFile, onChoose, onUrl }: Props) {
   const [problem, setProblem] = useState<string | undefined>(undefined)
   const { list, usage } = recent

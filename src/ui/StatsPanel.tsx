@@ -30,7 +30,7 @@ export interface StatsPanelProps {
   onPickReference: (name: string) => void
 }
 
-/** The whole-file statistics (issue 12 §1): figures, plots and top lists, all computed in the decode workers. */
+/** The whole-file statistics (docs/stats.md, ADR 0004): figures, plots and top lists, all computed in the decode workers. */
 export function StatsPanel(props: StatsPanelProps) {
   const { view } = props
   const json = view.report?.json

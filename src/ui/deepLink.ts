@@ -1,5 +1,5 @@
 /**
- * The view state kept in the page address's hash (issue 13 §4): URL-encoded `key=value` pairs
+ * The view state kept in the page address's hash (docs/links.md): URL-encoded `key=value` pairs
  * joined by `&`, e.g. `#fp=…&record=1234567&open=1234567`, so a hand-written `#record=N` works too.
  * Pure functions, unit-tested (test/ui/deepLink.test.ts); useDeepLink.ts reads and writes the hash.
  */

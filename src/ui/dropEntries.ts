@@ -5,7 +5,7 @@
 import { planFiles, planFolder } from './dropPlan'
 import type { DropPlan, DroppedFile, Sidecar } from './dropPlan'
 
-/** A folder is read this deep: RAD files at its top, sidecars also in `aux_info/` (RAD-FORMAT.md §8). */
+/** A folder is read this deep: RAD files at its top, sidecars also in `aux_info/` (docs/format.md §8). */
 const MAX_DEPTH = 2
 
 function isDirectory(entry: FileSystemEntry): entry is FileSystemDirectoryEntry {

@@ -1,7 +1,7 @@
 /**
  * What to do with a drop of several files or a folder: which RAD files to offer, which
  * one to open, and which sidecar JSON files salmon/piscem/alevin-fry wrote beside them
- * (RAD-FORMAT.md §8). DOM-free, so it is unit-tested; dropEntries.ts reads the drop itself.
+ * (docs/format.md §8). DOM-free, so it is unit-tested; dropEntries.ts reads the drop itself.
  */
 
 export interface DroppedFile {

@@ -1,5 +1,5 @@
 /**
- * The export dialog's choices (issue 12 §3): which selections are available
+ * The export dialog's choices (docs/subsets.md): which selections are available
  * now, and why not when they are not, and the chunk range as typed.
  */
 import type { RecordFilter } from '../rad/recordFilter'

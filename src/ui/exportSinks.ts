@@ -1,5 +1,5 @@
 /**
- * Where the page's export goes (issue 12 §3, ADR 0006):
+ * Where the page's export goes (docs/subsets.md, ADR 0006):
  * - a file the user picked with the File System Access API, written piece by
  *   piece as the export worker produces it (each write awaited: backpressure),
  *   so nothing proportional to the export is held;

@@ -1,6 +1,6 @@
 /**
  * What each value on screen means, in one place: the tooltips and the help panel read these, so
- * a column is explained the same way everywhere. Bit layouts: RAD-FORMAT.md §5.3 and §7.4.
+ * a column is explained the same way everywhere. Bit layouts: docs/format.md §5.3 and §7.4.
  */
 
 /** Orientation badges: bit 31 of the orientation word (and bit 30, the mate, for bulk pairs). */

@@ -23,7 +23,7 @@ export function useFilterToLink(link: DeepLink): (draft: FilterDraft) => void {
 }
 
 /**
- * Restores a deep link's `filter` (issue 13 §4): the bar opens with those fields and runs them
+ * Restores a deep link's `filter` (docs/links.md): the bar opens with those fields and runs them
  * once the file is indexed (a filter runs over the chunks indexed so far), unless the link names
  * another file (useSessionLink says so).
  */

@@ -10,7 +10,7 @@ interface Holder {
 
 /**
  * Replaces the held session by one for `source`. "Check every record", or a sidecar's or cached
- * index that disagrees with the file (issue 20 §3), opens the same source again, fresh: scanned.
+ * index that disagrees with the file (docs/sidecar.md), opens the same source again, fresh: scanned.
  */
 function openSession(
   holder: Holder,

@@ -30,7 +30,7 @@ interface SessionLink {
 }
 
 /**
- * Ties one open file to the page address (issue 13 §4): applies a pending link once the file's
+ * Ties one open file to the page address (docs/links.md): applies a pending link once the file's
  * fingerprint is known and the index reaches the linked record (a link naming another file is
  * refused with a message), then keeps the address following the view.
  */

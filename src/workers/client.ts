@@ -66,7 +66,7 @@ export interface SessionOptions {
   /** The page's index cache (ADR 0007): a local file seen before opens from it, and a finished index is kept in it. */
   indexCache?: IndexCache
   /**
-   * Opened again to be scanned whatever is known of it (issue 20 §3): no sidecar, nothing read from
+   * Opened again to be scanned whatever is known of it (docs/sidecar.md): no sidecar, nothing read from
    * the cache. `because`: why the known index of the session before was dropped, shown to the user;
    * undefined when the user asked for the check.
    */
@@ -471,7 +471,7 @@ export class RadSession {
 const NOT_THE_INDEX: ReadonlySet<string> = new Set(['CANCELLED', 'WORKER_FAILED', 'FILE_CHANGED', 'READ_FAILED'])
 
 /**
- * What a decoded chunk's own header (RAD-FORMAT.md §4.1) says that the index does not — nbytes or
+ * What a decoded chunk's own header (docs/format.md §4.1) says that the index does not — nbytes or
  * nrec (the offset is where the header was read, so a wrong offset shows as a wrong header) — in
  * words; undefined when they agree.
  */

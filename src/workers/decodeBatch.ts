@@ -41,7 +41,7 @@ const inPlaceScratch = new InPlaceScratch()
 /**
  * The decode worker's body: one read covering a run of back-to-back chunks
  * (a Comlink call costs ~0.14 ms and a Blob read ~0.8 ms, so tiny chunks are
- * decoded in batches), then each chunk decoded alone (RAD-FORMAT.md §4: chunks
+ * decoded in batches), then each chunk decoded alone (docs/format.md §4: chunks
  * are self-delimiting). A bad chunk ends the batch: the good ones before it
  * are returned, and if it is the first one its RadError is thrown.
  *

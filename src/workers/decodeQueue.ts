@@ -19,7 +19,7 @@ export interface Queued {
  * workers, no timers). Lower priority numbers go first; among equals the
  * latest asked goes first, as the newest screen is what the user looks at.
  * A batch is the first request plus the chunks right after it that are
- * queued too (RAD-FORMAT.md §4: chunks are back to back), so one read
+ * queued too (docs/format.md §4: chunks are back to back), so one read
  * serves them all.
  */
 export class DecodeQueue<T extends Queued> {

@@ -1,5 +1,5 @@
 /**
- * The page's export (issue 12 §3, docs/subsets.md) as plain data, and the
+ * The page's export (docs/subsets.md) as plain data, and the
  * export worker's work: turn the pick (a filter, a chunk range, the cells
  * above a cut-off) into a RecordSelection and stream exportSelection to a
  * sink, walking the chunk index the page already has (nothing is rescanned).

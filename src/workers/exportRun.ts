@@ -1,5 +1,5 @@
 /**
- * The page's handle on one export (issue 12 §3): a fresh export worker
+ * The page's handle on one export (docs/subsets.md): a fresh export worker
  * (export.worker.ts) walks the selection with the session's chunk index and
  * calls back for every piece of output; the page's sink (a file the user
  * picked, or a capped Blob: ui/exportSinks.ts) writes it, and the worker

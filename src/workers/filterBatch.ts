@@ -1,5 +1,5 @@
 /**
- * A decode worker's side of a filter pass (issue 12 §2): read a run of
+ * A decode worker's side of a filter pass (README "Command line", filters; src/rad/recordFilter.ts): read a run of
  * back-to-back chunks, decode each, match its records against a compiled
  * filter (rad/recordFilter.ts), and return only the record numbers, never
  * the columns.
@@ -20,7 +20,7 @@ export interface FilterJob {
   filter: CompiledFilter
   /**
    * The file is alevin-fry collate output (one chunk per corrected barcode,
-   * RAD-FORMAT.md §4.3): a barcode-only filter is answered from each chunk's
+   * docs/format.md §4.3): a barcode-only filter is answered from each chunk's
    * first record, without decoding its columns.
    */
   collated: boolean

@@ -1,5 +1,5 @@
 /**
- * A record filter over the whole file (issue 12 §2), orchestrated on the main
+ * A record filter over the whole file (README "Command line", filters; src/rad/recordFilter.ts), orchestrated on the main
  * thread: the indexed chunks in ~32 MiB batches (bulkBatches) go to the decode
  * workers (DecodeApi.filter), which answer with record numbers only; the
  * answers are taken in file order, so the first MAX_KEPT_MATCHES matches are
@@ -20,7 +20,7 @@ import type { ChunkRequest, OpenedFile } from './protocol'
 /** One call in flight at a time: a decode worker's DecodeApi.filter (DecodePool.filterLanes). */
 export type FilterLane = (batch: ChunkRequest[], job: FilterJob) => Promise<FilterBatchResult>
 
-/** Record numbers kept (issue 12 §2): 8 MB as Float64 at most; matches past it are counted, not kept. */
+/** Record numbers kept (README "Command line", filters; src/rad/recordFilter.ts): 8 MB as Float64 at most; matches past it are counted, not kept. */
 export const MAX_KEPT_MATCHES = 1_000_000
 
 export type FilterPhase = 'running' | 'done' | 'cancelled' | 'error'

@@ -26,7 +26,7 @@ function u32(bytes: Uint8Array, at: number): number {
 
 /**
  * The first screen of records, straight after the prelude: one read at the
- * first chunk, the nbytes convention decided on chunk 0 (RAD-FORMAT.md §4.2),
+ * first chunk, the nbytes convention decided on chunk 0 (docs/format.md §4.2),
  * then chunks decoded until a screenful of records or the end of the read.
  * The chunk walk starts with large blocks several reads deep, which is right
  * for throughput but would keep these records off the screen until its first

@@ -120,7 +120,7 @@ export interface ScanRequest {
   sidecar?: Blob
   /** The page keeps an index cache: ask it (ScanEvents.cachedIndex) before scanning. */
   useCache?: boolean
-  /** Scan whatever is known (issue 20 §3, "Check every record"): no sidecar, not even the one beside a URL. */
+  /** Scan whatever is known (docs/sidecar.md, "Check every record"): no sidecar, not even the one beside a URL. */
   fresh?: boolean
 }
 

@@ -97,7 +97,7 @@ function changed(e: RadError, started: number, result?: ScanResult): ScanSummary
   return { ...summary, chunks: result.index.count, records: result.records, convention: result.convention }
 }
 
-/** Cancelled during the walk: the issues found before the Cancel are kept (issue 10 §6); no verdict. */
+/** Cancelled during the walk: the issues found before the Cancel are kept (docs/integrity.md); no verdict. */
 function cancelledWith(found: Findings, started: number): ScanSummary {
   const { result } = found
   return {

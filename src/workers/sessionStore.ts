@@ -46,7 +46,7 @@ export interface SessionState {
   cacheRejected: string | undefined
   /**
    * Why this session scans a file another session had opened from a sidecar or the cache: that
-   * index disagreed with the file's chunk headers (issue 20 §3), in a sentence.
+   * index disagreed with the file's chunk headers (docs/sidecar.md), in a sentence.
    */
   rescannedBecause: string | undefined
 }

@@ -1,5 +1,5 @@
 /**
- * The `.rdx` sidecar beside a URL (issue 13 §3, docs/sidecar.md): opening
+ * The `.rdx` sidecar beside a URL (docs/sidecar.md): opening
  * `https://host/runs/map.rad` also GETs `https://host/runs/map.rad.rdx`, once,
  * whole and without a Range (a sidecar is small: 24 bytes per chunk). No
  * sidecar there — a 404, any other status, a CORS refusal, a network error,
@@ -15,7 +15,7 @@ import type { SourceSpec } from '../io/sourceSpec'
 import { MAX_SIDECAR_BYTES } from './knownIndex'
 
 /**
- * Opening waits for the sidecar (issue 20 §4): a request that receives nothing for 3 s (no
+ * Opening waits for the sidecar (ADR 0005): a request that receives nothing for 3 s (no
  * answer, or a pause in its body) is given up and the file is scanned. A sidecar is small
  * (24 bytes a chunk), so a server that answers at all sends it well within this.
  */

@@ -5,7 +5,7 @@ import type { IndexSource } from './protocol'
  * Whether the whole-file statistics pass waits to be asked for instead of
  * starting once the index is in. It does for a URL opened with its `.rdx`
  * sidecar: the sidecar's point is to read only the prelude and the chunks on
- * screen (issue 13 §3), and the pass would fetch the whole file — 50 GB
+ * screen (docs/sidecar.md), and the pass would fetch the whole file — 50 GB
  * through an ssh tunnel — behind the user's back. Everywhere else the file
  * was just read whole anyway (a scan) or is local, and the pass starts.
  */

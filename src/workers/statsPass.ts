@@ -1,5 +1,5 @@
 /**
- * The whole-file statistics pass (issue 12 §1), run from the page thread but
+ * The whole-file statistics pass (docs/stats.md, ADR 0004), run from the page thread but
  * computed in the decode workers: each worker decodes ~32 MiB batches of
  * back-to-back chunks (BULK_DEPTH calls in flight per worker, as
  * DecodePool.bulk) into its own accumulator (statsWorker.ts). Every

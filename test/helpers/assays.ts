@@ -1,5 +1,5 @@
 /**
- * The assays of RAD-FORMAT.md §7 as writer specs, built from a simple "truth"
+ * The assays of docs/format.md §7 as writer specs, built from a simple "truth"
  * (what each record should decode to), so tests can compare the reader's
  * decoded view with the truth that made the bytes.
  */

@@ -1,5 +1,5 @@
 /**
- * Test-only RAD writer: builds byte-exact RAD files (RAD-FORMAT.md) from a
+ * Test-only RAD writer: builds byte-exact RAD files (docs/format.md) from a
  * declarative description, valid or deliberately broken, and reports where
  * every part landed so tests can assert exact byte offsets.
  *
@@ -11,7 +11,7 @@ import { Zstd } from '@hpcc-js/wasm-zstd'
 import { compressBlock, compressBound } from 'lz4js'
 import { compress as snappyCompress } from 'snappyjs'
 
-/** Type ids of RAD-FORMAT.md §3, by name. */
+/** Type ids of docs/format.md §3, by name. */
 export const T = {
   bool: 0,
   u8: 1,

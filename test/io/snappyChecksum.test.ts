@@ -1,4 +1,4 @@
-/** `.sz` frames carry a masked CRC-32C of their data (framing spec §3, RAD-FORMAT.md §6.1): every one is checked. */
+/** `.sz` frames carry a masked CRC-32C of their data (framing spec §3, docs/format.md §6.1): every one is checked. */
 import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { crc32c, maskCrc } from '../../src/rad/crc32c'

@@ -1,4 +1,4 @@
-/** Round trips for every assay of RAD-FORMAT.md §7: writer → reader → decoded view equals the truth. */
+/** Round trips for every assay of docs/format.md §7: writer → reader → decoded view equals the truth. */
 import { describe, expect, it } from 'vitest'
 import { viewLines } from '../../src/rad/viewLine'
 import { fileTagValue } from '../../src/rad/prelude'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fileTagPlaceholderField, placeholderReason, refLabel, roleName } from '../../src/rad/display'
 
-describe('placeholders (RAD-FORMAT.md §7): "not available" values are not numbers', () => {
+describe('placeholders (docs/format.md §7): "not available" values are not numbers', () => {
   it('frag_len 65535 is not a pair (§7.4, §7.5)', () => {
     expect(placeholderReason('fragmentLength', 65535)).toMatch(/not a mapped pair/)
     expect(placeholderReason('fragmentLength', 65534)).toBeUndefined()

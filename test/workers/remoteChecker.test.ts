@@ -30,7 +30,7 @@ function batchOf(bytes: Uint8Array): CheckBatch {
   return sent
 }
 
-/** The fixture with a reference id out of range in chunk 2's first alignment (RAD-FORMAT.md §4.3). */
+/** The fixture with a reference id out of range in chunk 2's first alignment (docs/format.md §4.3). */
 function damaged(): Uint8Array {
   const bytes = fixture.slice()
   const view = new DataView(bytes.buffer)

@@ -1,5 +1,5 @@
 /**
- * The whole-file statistics pass (issue 12 §1, docs/stats.md): one
+ * The whole-file statistics pass (docs/stats.md): one
  * accumulator per worker takes decoded chunks (ChunkColumns) and counts in
  * typed arrays; states merge, so the figures do not depend on how chunks were
  * split between workers while no cap is reached.

@@ -1,6 +1,6 @@
 /**
  * A set of cell barcodes taken from the statistics' barcode table (the cells
- * above a cut-off on the knee plot, issue 12 §3), and a record selection
+ * above a cut-off on the knee plot, docs/subsets.md), and a record selection
  * that keeps the records whose barcode is in it. Keys are the table's own
  * (barcodeKey: two words per barcode level, §7.8 packed), so no barcode is
  * ever turned into text.

@@ -1,5 +1,5 @@
 /**
- * Counting in typed arrays (issue 12 §1: no Map of strings). A CountTable maps
+ * Counting in typed arrays (no Map of strings: docs/adr/0009). A CountTable maps
  * keys of `keyWords` u32 words to a count. Entries are stored densely in
  * insertion order (keys[id·W … id·W+W−1], counts[id]); an open-addressing
  * slot array (linear probing, load ≤ 3/4) holds id + 1, 0 meaning empty.

@@ -1,4 +1,4 @@
-/** Whole-file statistics (issue 12 §1): the public API of src/rad/stats (docs/stats.md). */
+/** Whole-file statistics (docs/stats.md, ADR 0004): the public API of src/rad/stats (docs/stats.md). */
 export type * from './types'
 export {
   createStatsAccumulator,

@@ -131,7 +131,7 @@ export function barcodeCountsDescending(state: StatsState): Float64Array {
 
 /**
  * The order of two barcodes' key words that equals the order of their text, or undefined when
- * it may not: 2-bit values are first-base-high (RAD-FORMAT.md §7.8), so for one length per level
+ * it may not: 2-bit values are first-base-high (docs/format.md §7.8), so for one length per level
  * numeric order is text order, unless a length is unknown (the text is then the number) or a
  * value has bits above its length (which the text drops).
  */

@@ -1,7 +1,7 @@
 /**
  * The shape of a StatsJson (types.ts) as the page reads it, checked field by field: statistics
  * kept in a `.rdx` sidecar or the index cache are shown without a pass, so a section of another
- * shape must be caught before it reaches a component (issue 20 §3, docs/sidecar.md).
+ * shape must be caught before it reaches a component (docs/sidecar.md).
  */
 import { bool, listOf, nullable, num, optional, recordOf, shape, str, tuple } from '../jsonShape'
 import type { ShapeCheck } from '../jsonShape'

@@ -1,6 +1,6 @@
 /**
  * Cell-calling cut-offs on the barcode-rank curve (docs/stats.md "Knee"):
- * the knee-distance method of UMI-tools as issue 12 §1 states it, and
+ * the knee-distance method of UMI-tools as docs/stats.md states it, and
  * alevin-fry generate-permit-list's --expect-cells and --force-cells.
  * Input: records per barcode, sorted descending.
  */

@@ -1,5 +1,5 @@
 /**
- * The statistics contract (issue 12 §1; definitions in docs/stats.md).
+ * The statistics contract (definitions in docs/stats.md).
  * `StatsJson` is what `rad stats --json` prints and what the page shows: its
  * keys are a contract. `StatsState` is an accumulator's state: typed arrays
  * and numbers only, so it is structured-clonable and its buffers transferable

@@ -1,6 +1,6 @@
 /**
  * The one module that touches the browser's storage (ARCHITECTURE §5.10): IndexedDB holds the
- * indexes of files seen before, keyed by fingerprint (the cached reopen, issue 13 §4), and the
+ * indexes of files seen before, keyed by fingerprint (the cached reopen, ADR 0007), and the
  * recent files (with their File System Access handles where the browser can keep them). Nothing
  * else in the app calls indexedDB.
  */
@@ -13,7 +13,7 @@ const INDEXES = 'indexes'
 const RECENT = 'recent'
 
 /**
- * Default cap on cached indexes: an index is 24 bytes a chunk (RAD-FORMAT.md §5; indexStore.ts),
+ * Default cap on cached indexes: an index is 24 bytes a chunk (docs/format.md §5; indexStore.ts),
  * so a 100 GB file of ~1 MB chunks needs ~2.4 MB and 64 MiB keeps a couple of dozen of them.
  */
 export const DEFAULT_CAP_BYTES = 64 << 20
