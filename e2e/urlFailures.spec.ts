@@ -59,6 +59,9 @@ async function expectFailure(page: Page, words: string | RegExp): Promise<void> 
   await expect(page.getByTestId('index-status')).toContainText('Could not open the file')
   await expect(page.locator('#root')).not.toContainText(/\bchang(e|ed|es)\b/i)
   await expect(page.getByTestId('integrity-issue')).toHaveCount(0)
+  await expect(page.getByTestId('integrity-panel').locator('.integrity-summary')).toHaveText(
+    'No chunk could be read (see the error above), so no record was checked.',
+  )
 }
 
 /** The page as it is, at 1440 and 390 px, light and dark. */

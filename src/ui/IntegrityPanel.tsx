@@ -103,7 +103,9 @@ function summaryText(state: SessionState, status: PanelStatus): string {
     case 'incomplete':
       return state.cancelled
         ? `Indexing was cancelled: ${counts} were checked; the rest of the file was not.`
-        : `Checking stopped before the end of the file (see the error above): ${counts} were checked.`
+        : state.chunks === 0
+          ? 'No chunk could be read (see the error above), so no record was checked.'
+          : `Checking stopped before the end of the file (see the error above): ${counts} were checked.`
   }
 }
 
