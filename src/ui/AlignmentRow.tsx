@@ -7,10 +7,9 @@ import type { ChunkColumns, Column, Prelude } from '../rad/types'
 import { ALIGNMENT_FIELDS, orientationTitle } from './glossary'
 import { CountOrPlaceholder } from './Value'
 
-interface Props {
+/** Where a row under an expanded record sits, and what it reads from (this row, ReadTagsRow). */
+export interface SubRowPlace {
   record: number
-  alignment: number
-  naln: number
   /** aria-rowindex (tableAria.ts). */
   rowIndex: number
   recordInChunk: number
@@ -19,6 +18,11 @@ interface Props {
   height: number
   prelude: Prelude
   semantics: Semantics
+}
+
+interface Props extends SubRowPlace {
+  alignment: number
+  naln: number
 }
 
 function Field({ label, children }: { label: string; children: ReactNode }) {

@@ -1,21 +1,11 @@
 import { memo } from 'react'
 import { recordView } from '../rad/display'
-import type { Semantics } from '../rad/semantics'
-import type { ChunkColumns, Prelude } from '../rad/types'
+import type { SubRowPlace } from './AlignmentRow'
 import { readTagFields } from './readTags'
 
-interface Props {
-  record: number
+interface Props extends SubRowPlace {
   /** The read tag this row shows (one the table's width leaves no column for). */
   tag: string
-  /** aria-rowindex (tableAria.ts). */
-  rowIndex: number
-  recordInChunk: number
-  cols: ChunkColumns | undefined
-  top: number
-  height: number
-  prelude: Prelude
-  semantics: Semantics
 }
 
 /**

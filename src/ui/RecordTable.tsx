@@ -275,35 +275,31 @@ export const RecordTable = memo(function RecordTable({
               if (item.kind === 'alignment') {
                 const sub = subRow(item.alignment, item.naln, tags.length)
                 const rowIndex = alignmentRowIndex(item.record, item.alignment, rows)
+                const place = {
+                  record: item.record,
+                  rowIndex,
+                  recordInChunk,
+                  cols,
+                  top,
+                  height: ROW_HEIGHT,
+                  prelude,
+                  semantics,
+                }
                 if (sub.kind === 'tag') {
                   return (
                     <ReadTagsRow
                       key={`t${String(item.record)}-${String(sub.tag)}`}
-                      record={item.record}
+                      {...place}
                       tag={tags[sub.tag] ?? ''}
-                      rowIndex={rowIndex}
-                      recordInChunk={recordInChunk}
-                      cols={cols}
-                      top={top}
-                      height={ROW_HEIGHT}
-                      prelude={prelude}
-                      semantics={semantics}
                     />
                   )
                 }
                 return (
                   <AlignmentRow
                     key={`a${String(item.record)}-${String(sub.alignment)}`}
-                    record={item.record}
-                    rowIndex={rowIndex}
+                    {...place}
                     alignment={sub.alignment}
                     naln={sub.naln}
-                    recordInChunk={recordInChunk}
-                    cols={cols}
-                    top={top}
-                    height={ROW_HEIGHT}
-                    prelude={prelude}
-                    semantics={semantics}
                   />
                 )
               }
