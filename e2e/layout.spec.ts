@@ -50,6 +50,8 @@ test.describe('phone (390 px)', () => {
 
   test('the sample opens and its records are readable; the sidebar starts collapsed and toggles', async ({ page }) => {
     const exp = await openSample(page)
+    // The layout settles with the verdict: the checking sentence is a line longer than "Clean"'s.
+    await expect(page.getByTestId('integrity-status')).toHaveText('Clean')
     const want = exp.record(0)
     const row = recordRow(page, 0)
     await expect(row).toBeInViewport()
