@@ -41,6 +41,23 @@ function startChecker(prelude: Prelude): RecordChecker | undefined {
 }
 
 /** IndexApi as the worker sees it: the callbacks are remote, so each call returns a promise. */
+/**
+ * Cancel pressed before the scan proper (reading the fingerprint, the content sample, a
+ * sidecar): a cancel, as scanFile reports one during the walk, never an internal error.
+ */
+async function cancelledIfAborted(
+  signal: AbortSignal,
+  started: number,
+  work: Promise<ScanSummary>,
+): Promise<ScanSummary> {
+  try {
+    return await work
+  } catch (e) {
+    if (signal.aborted) return cancelled(started)
+    throw e
+  }
+}
+
 const api = {
   async scan(spec: SourceSpec, jobId: number, events: Remote<ScanEvents>, options?: ScanRequest): Promise<ScanSummary> {
     const controller = new AbortController()
@@ -62,27 +79,31 @@ const api = {
         throw e
       }
       const remote = remoteVersionOf(source)
-      const summary = await scanOrInstall(
-        source,
-        await sidecar,
-        {
-          indexSource: (indexSource, rejected) => events.indexSource(indexSource, rejected),
-          opened: (opened) => events.opened(remote ? { ...opened, remote } : opened),
-          first: (index, chunks, convention, buffers) => events.first(transfer(index, buffers), chunks, convention),
-          index: (added, convention, buffers) => events.index(transfer(added, buffers), convention),
-          progress: (p) => events.progress(p),
-          ...(options?.useCache
-            ? {
-                cachedIndex: (key: string) => events.cachedIndex(key),
-                cacheRejected: (key: string, why: string) => events.cacheRejected(key, why),
-              }
-            : {}),
-        },
-        {
-          signal: controller.signal,
-          checker: options?.checkBeside ? startChecker : undefined,
-          held: () => Math.max(0, job.holdUntil - performance.now()),
-        },
+      const summary = await cancelledIfAborted(
+        controller.signal,
+        started,
+        scanOrInstall(
+          source,
+          await sidecar,
+          {
+            indexSource: (indexSource, rejected) => events.indexSource(indexSource, rejected),
+            opened: (opened) => events.opened(remote ? { ...opened, remote } : opened),
+            first: (index, chunks, convention, buffers) => events.first(transfer(index, buffers), chunks, convention),
+            index: (added, convention, buffers) => events.index(transfer(added, buffers), convention),
+            progress: (p) => events.progress(p),
+            ...(options?.useCache
+              ? {
+                  cachedIndex: (key: string) => events.cachedIndex(key),
+                  cacheRejected: (key: string, why: string) => events.cacheRejected(key, why),
+                }
+              : {}),
+          },
+          {
+            signal: controller.signal,
+            checker: options?.checkBeside ? startChecker : undefined,
+            held: () => Math.max(0, job.holdUntil - performance.now()),
+          },
+        ),
       )
       const head = summary.salvage?.head.buffer
       return head instanceof ArrayBuffer ? transfer(summary, [head]) : summary
