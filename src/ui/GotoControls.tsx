@@ -3,15 +3,9 @@ import type { SubmitEvent } from 'react'
 import { fmtCount } from './format'
 import type { GotoTarget } from './gotoInput'
 import { useGoto } from './useGoto'
+import type { GotoOptions } from './useGoto'
 
-interface Props {
-  records: number
-  chunks: number
-  /** The file is still being indexed: a record or chunk not indexed yet is gone to once it is. */
-  indexing: boolean
-  onRecord: (record: number) => void
-  onChunk: (chunk: number) => void
-}
+type Props = GotoOptions
 
 /**
  * "Go to record #" and "Go to chunk #" (0-based, as the table shows them): Enter or the Go button

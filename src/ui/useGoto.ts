@@ -10,7 +10,7 @@ export interface GotoMessage {
   waiting: boolean
 }
 
-interface Options {
+export interface GotoOptions {
   records: number
   chunks: number
   /** The index is still growing: a number past it waits for it. */
@@ -31,7 +31,7 @@ export interface Goto {
  * number not indexed yet waits and the jump happens as soon as it is; a complaint measured
  * against the count indexed so far goes when indexing ends (the count it named is stale).
  */
-export function useGoto({ records, chunks, indexing, onRecord, onChunk }: Options): Goto {
+export function useGoto({ records, chunks, indexing, onRecord, onChunk }: GotoOptions): Goto {
   const [problem, setProblem] = useState<{ field: GotoTarget; text: string; partial: boolean } | undefined>()
   const [waiting, setWaiting] = useState<{ field: GotoTarget; index: number } | undefined>()
   const limit = (what: GotoTarget) => (what === 'record' ? records : chunks)

@@ -6,6 +6,7 @@
 import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { RadError } from '../../src/rad/errors'
 
 export interface RangeServerOptions {
   /** Answer every GET with 200 and the whole body, as a server that ignores Range does. */
@@ -209,4 +210,14 @@ function parseRange(header: string | undefined, size: number): [number, number] 
     end = m[2] === '' ? size : Math.min(size, Number(m[2]) + 1)
   }
   return start >= size || end <= start ? 'unsatisfiable' : [start, end]
+}
+
+/** The error `p` rejects with; fails the test unless it is a RadError (never a plain TypeError: "a bug"). */
+export async function radFailure(p: Promise<unknown>): Promise<RadError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  )
+  if (!(e instanceof RadError)) throw new Error(`expected a RadError, got ${String(e)}`)
+  return e
 }

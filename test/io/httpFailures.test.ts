@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { confirmUnchanged, takeFingerprint } from '../../src/io/fileFingerprint'
 import { HttpSource } from '../../src/io/httpSource'
 import type { HttpSourceOptions } from '../../src/io/httpSource'
-import { RadError } from '../../src/rad/errors'
-import { startRangeServer } from '../helpers/rangeServer'
+import type { RadError } from '../../src/rad/errors'
+import { radFailure as failure, startRangeServer } from '../helpers/rangeServer'
 import type { RangeServer, RangeServerOptions } from '../helpers/rangeServer'
 
 const bytes = Uint8Array.from({ length: 3_000_000 }, (_, i) => (i * 7) & 0xff)
@@ -23,16 +23,6 @@ async function serve(opts: RangeServerOptions = {}): Promise<RangeServer> {
   const s = await startRangeServer({ [PATH]: bytes }, opts)
   servers.push(s)
   return s
-}
-
-/** The error `p` rejects with; fails the test unless it is a RadError (never a plain TypeError: "a bug"). */
-async function failure(p: Promise<unknown>): Promise<RadError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  )
-  if (!(e instanceof RadError)) throw new Error(`expected a RadError, got ${String(e)}`)
-  return e
 }
 
 const fast: HttpSourceOptions = { retryBaseMs: 5, retries: 2, stallMs: 300 }

@@ -5,9 +5,8 @@ import { confirmUnchanged, takeFingerprint } from '../../src/io/fileFingerprint'
 import { HttpSource, parseContentRange, urlFileName } from '../../src/io/httpSource'
 import { openRad } from '../../src/io/openRad'
 import { scanChunks } from '../../src/io/scanChunks'
-import { RadError } from '../../src/rad/errors'
 import { SALMON_V3 } from '../helpers/fixtures'
-import { startRangeServer } from '../helpers/rangeServer'
+import { radFailure as failure, startRangeServer } from '../helpers/rangeServer'
 import type { RangeServer, RangeServerOptions } from '../helpers/rangeServer'
 
 const bytes = Uint8Array.from({ length: 3_000_000 }, (_, i) => (i * 7) & 0xff)
@@ -22,15 +21,6 @@ afterEach(async () => {
 async function serve(opts: RangeServerOptions = {}, files: Record<string, Uint8Array> = { '/data/map.rad': bytes }) {
   server = await startRangeServer(files, opts)
   return server
-}
-
-async function failure(p: Promise<unknown>): Promise<RadError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  )
-  if (!(e instanceof RadError)) throw new Error(`expected a RadError, got ${String(e)}`)
-  return e
 }
 
 const fast = { retryBaseMs: 5 }
