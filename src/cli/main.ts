@@ -9,6 +9,8 @@ import { runIndex } from './indexCommand'
 import { Output, reportLine } from './output'
 import { runStats } from './stats'
 import type { StatsFormat } from './stats'
+import { takeCellFlags } from './cellStats'
+import type { CellArgs } from './cellStats'
 import { runServe } from './serve'
 import { runSubset, takeSubsetFlags } from './subset'
 import type { SubsetArgs } from './subset'
@@ -26,6 +28,7 @@ interface Args {
   statsFormat: StatsFormat
   filter: RecordFilter | undefined
   subset: SubsetArgs
+  cells: CellArgs | undefined
 }
 
 /** The arguments, the usage asked for (`{ help }`), or what is wrong with them. */
@@ -35,6 +38,8 @@ function parseArgs(all: string[]): Args | { help: string } | string {
   const { filter, rest: argv } = flags
   const subset = takeSubsetFlags(argv)
   if (typeof subset === 'string') return subset
+  const cells = takeCellFlags(argv)
+  if (typeof cells === 'string') return cells
   const positional: string[] = []
   let chunk: number | undefined
   let header = false
@@ -61,7 +66,8 @@ function parseArgs(all: string[]): Args | { help: string } | string {
     return `filters apply to view, dump, subset and export, not ${command}`
   }
   if (subset.format && command !== 'export') return `--format applies to export, not ${command}`
-  return { command, file, output, chunk, header, statsFormat, filter, subset }
+  if (cells && command !== 'stats') return `--t2g and the other cell flags apply to stats, not ${command}`
+  return { command, file, output, chunk, header, statsFormat, filter, subset, cells }
 }
 
 /** The file a command writes, if it writes one. */
@@ -88,7 +94,7 @@ async function run(args: Args, out: Output): Promise<number> {
       case 'salvage':
         return await runSalvage(source, args.output ?? '', out)
       case 'stats':
-        return await runStats(source, out, args.statsFormat)
+        return await runStats(source, out, args.statsFormat, args.cells)
       case 'subset':
         return await runSubset(source, args.output ?? '', { ...args.subset, filter: args.filter }, out)
       case 'export': {

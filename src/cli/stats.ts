@@ -12,6 +12,9 @@ import { scanChunks } from '../io/scanChunks'
 import { exitCodeOf } from './commands'
 import type { Output } from './output'
 import { reportLine } from './output'
+import { cellFigures } from './cellStats'
+import type { CellArgs } from './cellStats'
+import type { CellsJson } from '../rad/cells'
 
 export type StatsFormat = 'summary' | 'json' | 'tsv'
 
@@ -52,8 +55,28 @@ function summary(s: StatsJson): string[] {
   return lines
 }
 
+/** The cell and gene lines of the summary (docs/cells.md). */
+function cellSummary(c: CellsJson): string[] {
+  const lines = [
+    `cells (${c.cells.cutoff}): ${fmtInt(c.cells.count)}; median UMIs ${String(c.cells.umis.median)}, genes ${String(c.cells.genes.median)}, mito ${pct(c.cells.mito_fraction.median)}`,
+    `genes detected: ${fmtInt(c.genes.detected)}; alignments to references without a gene: ${fmtInt(c.genes.unmapped_alignments)}`,
+  ]
+  const p = c.permit
+  if (p) {
+    lines.push(
+      `permit list (${fmtInt(p.listed)} barcodes): records exact ${fmtInt(p.exact)}, corrected ${fmtInt(p.corrected)}, ambiguous ${fmtInt(p.ambiguous)}, absent ${fmtInt(p.absent)}`,
+    )
+  }
+  return lines
+}
+
 /** Runs the pass (records checked on the way); exit codes as validate (exitCodeOf). */
-export async function runStats(file: ByteSource, out: Output, format: StatsFormat): Promise<number> {
+export async function runStats(
+  file: ByteSource,
+  out: Output,
+  format: StatsFormat,
+  cellArgs?: CellArgs,
+): Promise<number> {
   const { source, prelude } = await openRad(file)
   const sem = inferSemantics(prelude)
   const acc = createStatsAccumulator(prelude, sem)
@@ -72,8 +95,10 @@ export async function runStats(file: ByteSource, out: Output, format: StatsForma
   }
   const state = acc.exportState()
   const json = statsJson(state, prelude, sem)
-  if (format === 'json') out.write(`${JSON.stringify(json, null, 2)}\n`)
+  const cells = cellArgs ? await cellFigures(source, prelude, sem, state, cellArgs) : undefined
+  if (cells && cellArgs?.cellsTsv) out.write(cells.tsv)
+  else if (format === 'json') out.write(`${JSON.stringify({ ...json, ...cells?.json }, null, 2)}\n`)
   else if (format === 'tsv') out.write(statsTsvText(state, sem, json.cutoffs?.knee?.minCount ?? null))
-  else out.write(`${summary(json).join('\n')}\n`)
+  else out.write(`${[...summary(json), ...(cells ? cellSummary(cells.json) : [])].join('\n')}\n`)
   return exitCodeOf(integrityStatus(scan.issues, true))
 }

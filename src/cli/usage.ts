@@ -47,6 +47,14 @@ const COMMANDS: Record<string, CommandUsage> = {
     summary:
       'whole-file statistics and the knee (docs/stats.md): a summary, the JSON,\n' +
       '                          or a MultiQC-friendly TSV (barcode, reads, distinct UMIs, above-knee flag)',
+    details:
+      'cells and genes (docs/cells.md), for files with one barcode and a UMI:\n' +
+      '  --t2g FILE              transcript-to-gene map (t2g.tsv; extra columns ignored)\n' +
+      '  --gene-names FILE       gene id and name (gene_id_to_name.tsv); a gene without one is labelled by its id\n' +
+      '  --permit-list FILE      one barcode per line, plain or gzip: records exact, corrected (Hamming 1), ambiguous, absent\n' +
+      "  --mito REGEX            mitochondrial gene labels (default '^(MT|mt)-')\n" +
+      '  --force-cells K | --expect-cells K   the cells by that cut-off instead of the knee\n' +
+      '  --cells-tsv             one row per cell: barcode reads umis genes mito_fraction',
   },
   serve: { synopsis: 'serve FILE… [--port N]', summary: 'serve the viewer and FILEs over HTTP, print a link per file' },
   subset: {

@@ -156,7 +156,15 @@ interface Utf8Decoder {
 }
 // TextDecoder exists in every runtime we target (browsers, workers, Node), but
 // the core compiles against ES2022 alone, which does not declare it.
-const utf8 = new (globalThis as unknown as { TextDecoder: new (label: string) => Utf8Decoder }).TextDecoder('utf-8')
+type Utf8DecoderClass = new (label: string, options?: { fatal: boolean }) => Utf8Decoder
+const Decoder = (globalThis as unknown as { TextDecoder: Utf8DecoderClass }).TextDecoder
+const utf8 = new Decoder('utf-8')
+const strictUtf8 = new Decoder('utf-8', { fatal: true })
+
+/** UTF-8 to text, throwing a TypeError on bytes that are not UTF-8 (for text files a user gives). */
+export function decodeUtf8Strict(bytes: Uint8Array): string {
+  return strictUtf8.decode(bytes)
+}
 
 /** Fast path for the common all-ASCII name; TextDecoder otherwise. */
 export function decodeUtf8(bytes: Uint8Array): string {

@@ -1,0 +1,142 @@
+/**
+ * The two small text tables of an alevin-fry run (docs/cells.md): the
+ * transcript-to-gene map (`t2g.tsv`, `t2g_3col.tsv`) and gene names
+ * (`gene_id_to_name.tsv`). Tab-separated, extra columns ignored, `#` lines and
+ * blank lines skipped. Errors name the file and the line.
+ */
+import { decodeUtf8Strict } from '../cursor'
+import { RadError } from '../errors'
+
+export interface GeneMap {
+  /** Gene ids in order of first appearance in the t2g. */
+  genes: string[]
+  /** Per reference id of the RAD file: its gene's index in `genes`, or -1 (not in the t2g). */
+  geneOfRef: Int32Array
+  /** References with a gene. */
+  matched: number
+}
+
+/** Text of an annotation file; binary data (a NUL byte, invalid UTF-8) is an error naming the line. */
+export function annotationText(bytes: Uint8Array, name: string): string {
+  const nul = bytes.indexOf(0)
+  if (nul >= 0) {
+    throw new RadError(
+      'BAD_VALUE',
+      `${name} line ${String(lineAt(bytes, nul))}: binary data (a NUL byte), not a text table`,
+    )
+  }
+  try {
+    return decodeUtf8Strict(bytes)
+  } catch {
+    throw new RadError('BAD_VALUE', `${name}: binary data (not UTF-8 text), not a text table`)
+  }
+}
+
+function lineAt(bytes: Uint8Array, at: number): number {
+  let line = 1
+  for (let i = 0; i < at; i++) if (bytes[i] === 10) line++
+  return line
+}
+
+/** The table's rows as [line number, columns], skipping blank and `#` lines. */
+export function* tableRows(text: string): Generator<[number, string[]]> {
+  let line = 0
+  for (const raw of text.split('\n')) {
+    line++
+    const row = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    if (row.trim() === '' || row.startsWith('#')) continue
+    yield [line, row.split('\t')]
+  }
+}
+
+function twoColumns(cols: string[], name: string, line: number, what: string): [string, string] {
+  const [a, b] = cols
+  if (a === undefined || b === undefined || a === '' || b === '') {
+    throw new RadError(
+      'BAD_VALUE',
+      `${name} line ${String(line)}: expected ${what}, tab-separated; found "${cols.join('\t').slice(0, 60)}"`,
+    )
+  }
+  return [a, b]
+}
+
+/** Parses a t2g against the file's reference names (exact names; docs/cells.md). */
+export function parseT2g(text: string, refNames: readonly string[], name = 'the t2g'): GeneMap {
+  const refIndex = new Map<string, number>()
+  refNames.forEach((n, i) => refIndex.set(n, i))
+  const geneIndex = new Map<string, number>()
+  const genes: string[] = []
+  const geneOfRef = new Int32Array(refNames.length).fill(-1)
+  const firstLine = new Map<string, number>()
+  let rows = 0
+  let matched = 0
+  for (const [line, cols] of tableRows(text)) {
+    const [tx, gene] = twoColumns(cols, name, line, 'a transcript and a gene')
+    rows++
+    let g = geneIndex.get(gene)
+    if (g === undefined) {
+      g = genes.push(gene) - 1
+      geneIndex.set(gene, g)
+    }
+    const earlier = firstLine.get(tx)
+    if (earlier !== undefined) {
+      const before = genes[geneOfRef[refIndex.get(tx) ?? -1] ?? -1]
+      if (before !== undefined && before !== gene) {
+        throw new RadError(
+          'BAD_VALUE',
+          `${name} line ${String(line)}: ${tx} maps to ${gene}, but line ${String(earlier)} maps it to ${before}`,
+        )
+      }
+      continue
+    }
+    firstLine.set(tx, line)
+    const r = refIndex.get(tx)
+    if (r !== undefined) {
+      geneOfRef[r] = g
+      matched++
+    }
+  }
+  if (rows === 0) throw new RadError('BAD_VALUE', `${name} has no rows: expected a transcript and a gene per line`)
+  if (matched === 0) {
+    throw new RadError(
+      'BAD_VALUE',
+      `${name}: none of its ${String(firstLine.size)} transcripts is a reference of this file (its first: "${[...firstLine.keys()][0] ?? ''}"; the file's first reference: "${refNames[0] ?? ''}")`,
+    )
+  }
+  return { genes, geneOfRef, matched }
+}
+
+/** Parses gene id → gene name. */
+export function parseGeneNames(text: string, name = 'the gene names'): Map<string, string> {
+  const names = new Map<string, string>()
+  for (const [line, cols] of tableRows(text)) {
+    const [id, label] = twoColumns(cols, name, line, 'a gene id and a gene name')
+    if (!names.has(id)) names.set(id, label)
+  }
+  if (names.size === 0) {
+    throw new RadError('BAD_VALUE', `${name} has no rows: expected a gene id and a gene name per line`)
+  }
+  return names
+}
+
+/** A gene's label: its name, or its id when no name is given. */
+export function geneLabels(map: GeneMap, names: ReadonlyMap<string, string> | undefined): string[] {
+  return map.genes.map((id) => names?.get(id) ?? id)
+}
+
+/** The default mitochondrial pattern (docs/cells.md). */
+export const DEFAULT_MITO = '^(MT|mt)-'
+
+/** Per gene: 1 when its label matches the mito pattern. */
+export function mitoGenes(labels: readonly string[], pattern: string): Uint8Array {
+  let re: RegExp
+  try {
+    re = new RegExp(pattern)
+  } catch (e) {
+    throw new RadError(
+      'BAD_VALUE',
+      `--mito ${pattern} is not a valid regular expression: ${e instanceof Error ? e.message : String(e)}`,
+    )
+  }
+  return Uint8Array.from(labels, (l) => (re.test(l) ? 1 : 0))
+}

@@ -1,0 +1,152 @@
+/**
+ * The per-cell QC pass (docs/cells.md): over every record, the alignments
+ * whose reference has no gene; over the cells' records, the distinct
+ * (gene, UMI) pairs of the gene-unique records (alevin-fry's `cr-like`
+ * resolution without UMI correction); per distinct barcode, its records, for
+ * the permit-list classes. Keys are packed words (§7.8), never strings.
+ */
+import type { Semantics } from '../semantics'
+import type { ChunkColumns } from '../types'
+import { barcodeKey, wordsOf } from '../stats/accumulator'
+import type { Words } from '../stats/accumulator'
+import type { BarcodeSet } from '../stats/barcodeSet'
+import { CountTable } from '../stats/countTable'
+import type { GeneMap } from './annotations'
+import { RadError } from '../errors'
+
+/** No limit: the tables hold the cells' pairs exactly (their size is in docs/cells.md). */
+const UNBOUNDED = 2 ** 31 - 1
+
+/** What the pass leaves: plain arrays, turned into figures by cellsJson. */
+export interface CellQcState {
+  /** Cell keys (lo, hi) in cell-id order. */
+  cellKeys: Uint32Array
+  cellReads: Float64Array
+  cellUmis: Float64Array
+  cellGenes: Float64Array
+  cellMitoUmis: Float64Array
+  /** UMIs per gene summed over the cells. */
+  geneUmis: Float64Array
+  unmappedAlignments: number
+  records: number
+  /** Distinct barcodes (lo, hi) and their records; empty unless asked for (permit classes). */
+  barcodeKeys: Uint32Array
+  barcodeReads: Float64Array
+}
+
+interface ChunkViews {
+  bc: Words | undefined
+  umi: Words | undefined
+  ref: Words | undefined
+}
+
+export class CellQc {
+  private readonly cells: CountTable
+  private readonly cellReads: Float64Array
+  private readonly pairs = new CountTable(4, UNBOUNDED, 1 << 16)
+  private readonly barcodes: CountTable | undefined
+  private readonly refMask: number
+  private unmapped = 0
+  private records = 0
+  private readonly key = new Uint32Array(4)
+
+  private readonly sem: Semantics
+  private readonly genes: GeneMap
+
+  constructor(sem: Semantics, genes: GeneMap, cells: BarcodeSet, countBarcodes: boolean) {
+    this.sem = sem
+    this.genes = genes
+    if (sem.barcodes.length !== 1 || !sem.umi || !sem.reference) {
+      throw new RadError(
+        'BAD_VALUE',
+        'cell and gene figures need one barcode, a UMI and a reference per alignment (scRNA)',
+      )
+    }
+    this.cells = new CountTable(2, Math.max(1, cells.size), Math.max(1, cells.size))
+    for (let i = 0; i < cells.size; i++) this.cells.add(cells.keys, 2 * i, 0)
+    this.cellReads = new Float64Array(cells.size)
+    this.barcodes = countBarcodes ? new CountTable(2, UNBOUNDED, 1 << 16) : undefined
+    const packed = sem.reference.packed
+    this.refMask = packed === 'top2bits' ? 0x3fffffff : packed ? 0x7fffffff : 0xffffffff
+  }
+
+  private views(cols: ChunkColumns): ChunkViews {
+    const sem = this.sem
+    return {
+      bc: wordsOf(cols.readColumns[sem.barcodes[0]!.tag]),
+      umi: sem.umi ? wordsOf(cols.readColumns[sem.umi.tag]) : undefined,
+      ref: sem.reference ? wordsOf(cols.alnColumns[sem.reference.tag]) : undefined,
+    }
+  }
+
+  addChunk(cols: ChunkColumns): void {
+    const v = this.views(cols)
+    const key = this.key
+    for (let r = 0; r < cols.recordCount; r++) {
+      const gene = this.recordGene(v.ref, cols.alnStart[r]!, cols.alnStart[r + 1]!)
+      if (!v.bc || !barcodeKey([v.bc], r, key)) continue
+      this.records++
+      this.barcodes?.add(key, 0, 1)
+      const cell = this.cells.size > 0 ? this.cells.find(key, 0) : -1
+      if (cell < 0) continue
+      this.cellReads[cell]!++
+      if (gene < 0 || !v.umi) continue
+      key[0] = cell
+      key[1] = gene
+      key[2] = v.umi.wide ? v.umi.data[2 * r]! : v.umi.data[r]!
+      key[3] = v.umi.wide ? v.umi.data[2 * r + 1]! : 0
+      this.pairs.add(key, 0, 1)
+    }
+  }
+
+  /**
+   * The record's one gene, or -1 when it has none or several (not gene-unique);
+   * counts the alignments whose reference has no gene on the way.
+   */
+  private recordGene(ref: Words | undefined, from: number, to: number): number {
+    if (!ref) return -1
+    const geneOfRef = this.genes.geneOfRef
+    let gene = -1
+    let unique = true
+    for (let k = from; k < to; k++) {
+      const id = (ref.wide ? ref.data[2 * k]! : ref.data[k]!) & this.refMask
+      const g = id < geneOfRef.length ? geneOfRef[id]! : -1
+      if (g < 0) this.unmapped++
+      else if (gene < 0) gene = g
+      else if (g !== gene) unique = false
+    }
+    return unique ? gene : -1
+  }
+
+  exportState(mito: Uint8Array): CellQcState {
+    const n = this.cellReads.length
+    const umis = new Float64Array(n)
+    const mitoUmis = new Float64Array(n)
+    const geneUmis = new Float64Array(this.genes.genes.length)
+    const cellGenes = new CountTable(2, UNBOUNDED, 1 << 12)
+    const { keys, size } = this.pairs
+    for (let id = 0; id < size; id++) {
+      const cell = keys[4 * id]!
+      const gene = keys[4 * id + 1]!
+      umis[cell]!++
+      geneUmis[gene]!++
+      if (mito[gene] === 1) mitoUmis[cell]!++
+      cellGenes.add(keys, 4 * id, 1)
+    }
+    const genes = new Float64Array(n)
+    for (let id = 0; id < cellGenes.size; id++) genes[cellGenes.keys[2 * id]!]!++
+    const b = this.barcodes
+    return {
+      cellKeys: this.cells.keys.slice(0, 2 * this.cells.size),
+      cellReads: this.cellReads,
+      cellUmis: umis,
+      cellGenes: genes,
+      cellMitoUmis: mitoUmis,
+      geneUmis,
+      unmappedAlignments: this.unmapped,
+      records: this.records,
+      barcodeKeys: b ? b.keys.slice(0, 2 * b.size) : new Uint32Array(0),
+      barcodeReads: b ? b.counts.slice(0, b.size) : new Float64Array(0),
+    }
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Cell and gene figures from a CellQcState (definitions pinned in
+ * docs/cells.md; the CLI, the page and the tests all use these).
+ */
+import { decode2bit } from '../display'
+import { meanMedian } from '../stats/json'
+import type { MeanMedian } from '../stats/types'
+import type { CellQcState } from './cellQc'
+import type { PermitClass, PermitList } from './permitList'
+import { classifyBarcode, PERMIT_CLASSES } from './permitList'
+
+export const TOP_GENES = 20
+
+export interface CellsJson {
+  cells: {
+    count: number
+    /** Which cut-off chose them: knee, force_cells or expect_cells. */
+    cutoff: string
+    min_reads: number
+    reads: MeanMedian
+    umis: MeanMedian
+    genes: MeanMedian
+    mito_fraction: MeanMedian
+  }
+  genes: {
+    detected: number
+    top: [string, number][]
+    unmapped_alignments: number
+    mito_pattern: string
+  }
+  permit: ({ listed: number } & Record<PermitClass, number>) | null
+}
+
+/** Per cell: the share of its (gene, UMI) pairs in mito genes (0 without pairs). */
+export function mitoFractions(s: CellQcState): Float64Array {
+  return s.cellUmis.map((u, i) => (u > 0 ? s.cellMitoUmis[i]! / u : 0))
+}
+
+/** The top genes by UMIs over the cells, ties by label. */
+export function topGenes(s: CellQcState, labels: readonly string[], n = TOP_GENES): [string, number][] {
+  const ids: number[] = []
+  s.geneUmis.forEach((u, g) => {
+    if (u > 0) ids.push(g)
+  })
+  const label = (g: number): string => labels[g] ?? ''
+  ids.sort((a, b) => s.geneUmis[b]! - s.geneUmis[a]! || (label(a) < label(b) ? -1 : label(a) > label(b) ? 1 : 0))
+  return ids.slice(0, n).map((g) => [label(g), s.geneUmis[g]!])
+}
+
+/** Records per permit-list class: each distinct barcode classified once. */
+export function permitCounts(s: CellQcState, list: PermitList): { listed: number } & Record<PermitClass, number> {
+  const out = { listed: list.listed, exact: 0, corrected: 0, ambiguous: 0, absent: 0 }
+  for (let i = 0; i < s.barcodeReads.length; i++) {
+    out[classifyBarcode(list, s.barcodeKeys[2 * i]!, s.barcodeKeys[2 * i + 1]!)] += s.barcodeReads[i]!
+  }
+  for (const c of PERMIT_CLASSES) out[c] = out[c] ?? 0
+  return out
+}
+
+export interface CellsJsonOptions {
+  labels: readonly string[]
+  mitoPattern: string
+  cutoff: string
+  minReads: number
+  permit: PermitList | undefined
+}
+
+export function cellsJson(s: CellQcState, o: CellsJsonOptions): CellsJson {
+  let detected = 0
+  for (const u of s.geneUmis) if (u > 0) detected++
+  return {
+    cells: {
+      count: s.cellReads.length,
+      cutoff: o.cutoff,
+      min_reads: o.minReads,
+      reads: meanMedian(s.cellReads),
+      umis: meanMedian(s.cellUmis),
+      genes: meanMedian(s.cellGenes),
+      mito_fraction: meanMedian(mitoFractions(s)),
+    },
+    genes: {
+      detected,
+      top: topGenes(s, o.labels),
+      unmapped_alignments: s.unmappedAlignments,
+      mito_pattern: o.mitoPattern,
+    },
+    permit: o.permit ? permitCounts(s, o.permit) : null,
+  }
+}
+
+/** One row per cell, by reads descending, ties by barcode: `barcode reads umis genes mito_fraction`. */
+export function cellsTsv(s: CellQcState, barcodeLength: number): string {
+  const n = s.cellReads.length
+  const barcodes = Array.from({ length: n }, (_, i) =>
+    decode2bit((BigInt(s.cellKeys[2 * i + 1]!) << 32n) | BigInt(s.cellKeys[2 * i]!), barcodeLength),
+  )
+  const order = Array.from({ length: n }, (_, i) => i)
+  order.sort((a, b) => s.cellReads[b]! - s.cellReads[a]! || (barcodes[a]! < barcodes[b]! ? -1 : 1))
+  const fractions = mitoFractions(s)
+  const lines = ['barcode\treads\tumis\tgenes\tmito_fraction']
+  for (const i of order) {
+    lines.push(
+      `${barcodes[i]!}\t${String(s.cellReads[i])}\t${String(s.cellUmis[i])}\t${String(s.cellGenes[i])}\t${fractions[i]!.toFixed(6)}`,
+    )
+  }
+  return `${lines.join('\n')}\n`
+}

@@ -1,0 +1,199 @@
+/**
+ * `rad stats FILE --t2g … --json / --cells-tsv` (docs/cells.md): every cell and
+ * gene key checked against an independent computation from `rad view`'s lines,
+ * with the annotation fixtures in test/fixtures/annotations (README there).
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli, tempDir } from '../helpers/cli'
+import { SALMON_V3 } from '../helpers/fixtures'
+
+const ANNOTATIONS = join(import.meta.dirname, '..', 'fixtures', 'annotations')
+const T2G = join(ANNOTATIONS, 't2g.tsv')
+const NAMES = join(ANNOTATIONS, 'gene_names.tsv')
+const PERMIT = join(ANNOTATIONS, 'permit.txt')
+const dir = tempDir()
+afterAll(() => {
+  dir.cleanup()
+})
+
+interface Rec {
+  barcode: string
+  umi: string
+  refs: string[]
+}
+
+/** Records from `rad view` (one line per alignment: ID, HI, NH, CB, UMI, DIR, reference). */
+function recordsOf(view: string): Rec[] {
+  const byId = new Map<string, Rec>()
+  for (const line of view.split('\n')) {
+    if (line === '') continue
+    const [id, , , cb, umi, , ref] = line.split('\t')
+    let r = byId.get(id!)
+    if (!r) byId.set(id!, (r = { barcode: cb!.slice(3), umi: umi!.slice(4), refs: [] }))
+    r.refs.push(ref!)
+  }
+  return [...byId.values()]
+}
+
+function table(path: string): string[][] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => l.split('\t'))
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length === 0 ? 0 : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+function hamming(a: string, b: string): number {
+  let d = 0
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) d++
+  return d
+}
+
+interface Expected {
+  cells: { count: number; umis: number; genes: number; mito: number }
+  detected: number
+  top: [string, number][]
+  unmapped: number
+  permit: Record<string, number>
+  tsv: string
+}
+
+/** The figures, computed here from the definitions in docs/cells.md. */
+function expected(recs: Rec[], minReads: number): Expected {
+  const geneOf = new Map(table(T2G).map(([tx, g]) => [tx!, g!]))
+  const names = new Map(table(NAMES).map(([g, n]) => [g!, n!]))
+  const label = (g: string): string => names.get(g) ?? g
+  const reads = new Map<string, number>()
+  for (const r of recs) reads.set(r.barcode, (reads.get(r.barcode) ?? 0) + 1)
+  const cells = [...reads].filter(([, n]) => n >= minReads).map(([b]) => b)
+  const pairs = new Map(cells.map((c) => [c, new Set<string>()]))
+  let unmapped = 0
+  for (const r of recs) {
+    const genes = new Set<string>()
+    for (const ref of r.refs) {
+      const g = geneOf.get(ref)
+      if (g === undefined) unmapped++
+      else genes.add(g)
+    }
+    if (genes.size === 1) pairs.get(r.barcode)?.add(`${[...genes][0]!}\t${r.umi}`)
+  }
+  const geneUmis = new Map<string, number>()
+  const rows = cells.map((c) => {
+    const ps = [...pairs.get(c)!]
+    const genes = new Set(ps.map((p) => p.split('\t')[0]!))
+    for (const p of ps) geneUmis.set(label(p.split('\t')[0]!), (geneUmis.get(label(p.split('\t')[0]!)) ?? 0) + 1)
+    const mito = ps.filter((p) => /^(MT|mt)-/.test(label(p.split('\t')[0]!))).length
+    return { c, reads: reads.get(c)!, umis: ps.length, genes: genes.size, mito: ps.length ? mito / ps.length : 0 }
+  })
+  rows.sort((a, b) => b.reads - a.reads || (a.c < b.c ? -1 : 1))
+  const list = readFileSync(PERMIT, 'utf8').split('\n').filter(Boolean)
+  const listed = new Set(list)
+  const permit = { listed: listed.size, exact: 0, corrected: 0, ambiguous: 0, absent: 0 }
+  for (const [b, n] of reads) {
+    const near = listed.has(b) ? -1 : list.filter((l) => hamming(l, b) === 1).length
+    permit[near < 0 ? 'exact' : near === 1 ? 'corrected' : near > 1 ? 'ambiguous' : 'absent'] += n
+  }
+  const top = [...geneUmis].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 20)
+  return {
+    cells: {
+      count: cells.length,
+      umis: median(rows.map((r) => r.umis)),
+      genes: median(rows.map((r) => r.genes)),
+      mito: median(rows.map((r) => r.mito)),
+    },
+    detected: geneUmis.size,
+    top,
+    unmapped,
+    permit,
+    tsv:
+      [
+        'barcode\treads\tumis\tgenes\tmito_fraction',
+        ...rows.map((r) => `${r.c}\t${r.reads}\t${r.umis}\t${r.genes}\t${r.mito.toFixed(6)}`),
+      ].join('\n') + '\n',
+  }
+}
+
+interface CellJson {
+  knee: number
+  cells: {
+    count: number
+    min_reads: number
+    umis: { median: number }
+    genes: { median: number }
+    mito_fraction: { median: number }
+  }
+  genes: { detected: number; top: [string, number][]; unmapped_alignments: number }
+  permit: Record<string, number>
+}
+
+describe('rad stats --t2g', () => {
+  let recs: Rec[] = []
+  beforeAll(async () => {
+    const view = await runCli(['view', SALMON_V3])
+    expect(view.code, view.stderr).toBe(0)
+    recs = recordsOf(view.stdout)
+  })
+
+  it('--json: cells, genes and permit keys equal an independent computation', async () => {
+    const r = await runCli(['stats', SALMON_V3, '--t2g', T2G, '--gene-names', NAMES, '--permit-list', PERMIT, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const json = JSON.parse(r.stdout) as CellJson
+    const want = expected(recs, json.cells.min_reads)
+    expect(json.cells.count).toBe(json.knee)
+    expect(json.cells.count).toBe(want.cells.count)
+    expect(json.cells.umis.median).toBe(want.cells.umis)
+    expect(json.cells.genes.median).toBe(want.cells.genes)
+    expect(json.cells.mito_fraction.median).toBeCloseTo(want.cells.mito, 12)
+    expect(json.cells.mito_fraction.median).toBeGreaterThan(0)
+    expect(json.genes.detected).toBe(want.detected)
+    expect(json.genes.top).toEqual(want.top)
+    expect(json.genes.unmapped_alignments).toBe(want.unmapped)
+    expect(json.genes.unmapped_alignments).toBeGreaterThan(0)
+    expect(json.permit).toEqual(want.permit)
+    for (const k of ['exact', 'corrected', 'ambiguous', 'absent']) expect(json.permit[k]).toBeGreaterThan(0)
+  })
+
+  it('--cells-tsv: one row per cell, reads descending, ties by barcode', async () => {
+    const r = await runCli(['stats', SALMON_V3, '--t2g', T2G, '--gene-names', NAMES, '--cells-tsv'])
+    expect(r.code, r.stderr).toBe(0)
+    const json = JSON.parse((await runCli(['stats', SALMON_V3, '--t2g', T2G, '--json'])).stdout) as CellJson
+    expect(r.stdout).toBe(expected(recs, json.cells.min_reads).tsv)
+  })
+
+  it('a gzipped permit list gives the same counts; --force-cells picks the cells', async () => {
+    const gz = dir.write('permit.gz', gzipSync(readFileSync(PERMIT)))
+    const plain = JSON.parse(
+      (await runCli(['stats', SALMON_V3, '--t2g', T2G, '--permit-list', PERMIT, '--json'])).stdout,
+    ) as CellJson
+    const r = await runCli(['stats', SALMON_V3, '--t2g', T2G, '--permit-list', gz, '--force-cells', '10', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const forced = JSON.parse(r.stdout) as CellJson
+    expect(forced.permit).toEqual(plain.permit)
+    expect(forced.cells.count).toBe(expected(recs, forced.cells.min_reads).cells.count)
+    expect(forced.cells.count).toBeGreaterThanOrEqual(10)
+  })
+
+  it('bad annotation files: an error naming the line', async () => {
+    const text = (s: string): Uint8Array => new TextEncoder().encode(s)
+    const none = dir.write('none.tsv', text('TXA\tGA\nTXB\tGB\n'))
+    const mixed = dir.write('mixed.txt', text('ACGTACGTACGTACGT\nACGTACGTACGTACG\n'))
+    const garbage = dir.write('garbage.tsv', new Uint8Array([0x41, 0x09, 0x42, 0x0a, 0x00, 0xff, 0x13]))
+    const a = await runCli(['stats', SALMON_V3, '--t2g', none, '--json'])
+    expect(a.code).toBe(1)
+    expect(a.stderr).toMatch(/none of its 2 transcripts is a reference of this file/)
+    const b = await runCli(['stats', SALMON_V3, '--t2g', T2G, '--permit-list', mixed, '--json'])
+    expect(b.stderr).toMatch(/line 2: a barcode of 15 bases where the list's first has 16/)
+    const c = await runCli(['stats', SALMON_V3, '--t2g', garbage, '--json'])
+    expect(c.stderr).toMatch(/line 2: binary data/)
+    const d = await runCli(['stats', SALMON_V3, '--gene-names', NAMES])
+    expect(d.stderr).toMatch(/need --t2g FILE/)
+  })
+})
