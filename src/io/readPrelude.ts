@@ -14,7 +14,7 @@ export const MAX_PRELUDE_BYTES = 512 << 20
 
 /**
  * Reads and parses the prelude: read 64 KiB, parse, and on "need more" read
- * twice as much, up to MAX_PRELUDE_BYTES (ARCHITECTURE §4.2).
+ * twice as much, up to MAX_PRELUDE_BYTES (docs/architecture.md §3).
  */
 export async function readPrelude(source: ByteSource, signal?: AbortSignal): Promise<Prelude> {
   let length = FIRST_READ

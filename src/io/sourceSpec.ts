@@ -6,7 +6,7 @@ import type { RemoteVersion } from './httpSource'
 
 /**
  * What a session reads, as plain data that crosses to the workers: a File
- * (a cheap handle, ARCHITECTURE §5.1) or a URL read by HTTP Range. A URL's
+ * (a cheap handle, docs/architecture.md §1) or a URL read by HTTP Range. A URL's
  * `version` is the one the index worker saw first: the decode workers read
  * against it, so that no worker ever mixes two versions of the file.
  */

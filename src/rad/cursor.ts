@@ -2,7 +2,7 @@ import { RadError, fmtInt, truncatedError } from './errors'
 
 /**
  * Thrown by a cursor whose window ends before the file does: the caller reads
- * a larger window and tries again (sans-IO "need more", ARCHITECTURE §4.2).
+ * a larger window and tries again (sans-IO "need more", docs/architecture.md §3).
  * Never escapes the io layer.
  */
 export class NeedMoreBytes extends Error {

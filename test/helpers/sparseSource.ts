@@ -1,7 +1,7 @@
 /**
  * A ByteSource that claims any size (e.g. > 4 GiB) without holding it: bytes
  * exist only where a test placed them (regions) or generated on demand
- * (repeating patterns); everything else reads as zeros (ARCHITECTURE §5.6).
+ * (repeating patterns); everything else reads as zeros (docs/architecture.md §5).
  * It records every read so tests can check the reader never reads too much.
  */
 import type { ByteSource } from '../../src/io/byteSource'

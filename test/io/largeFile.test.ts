@@ -1,5 +1,5 @@
 /**
- * Files over 4 GiB without a 4 GiB fixture (ARCHITECTURE §5.6): a SparseSource
+ * Files over 4 GiB without a 4 GiB fixture (docs/architecture.md §5): a SparseSource
  * serves a writer-made prelude, legit ~915 MiB chunks whose records are a
  * repeated 16-byte record generated on demand, and small real chunks, one of
  * them straddling 2^32 and others past 6 GiB. Offsets must be exact.

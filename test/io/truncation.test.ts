@@ -1,5 +1,5 @@
 /**
- * Truncation sweep (ARCHITECTURE §5.7): every prefix of a valid file, opened
+ * Truncation sweep (docs/architecture.md §6): every prefix of a valid file, opened
  * and walked with every chunk decoded, ends in RadError TRUNCATED — never
  * another code, never a RangeError/TypeError, never a hang.
  */

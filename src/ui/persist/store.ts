@@ -1,5 +1,5 @@
 /**
- * The one module that touches the browser's storage (ARCHITECTURE §5.10): IndexedDB holds the
+ * The one module that touches the browser's storage (docs/architecture.md §7): IndexedDB holds the
  * indexes of files seen before, keyed by fingerprint (the cached reopen, ADR 0007), and the
  * recent files (with their File System Access handles where the browser can keep them). Nothing
  * else in the app calls indexedDB.
