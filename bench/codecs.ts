@@ -1,6 +1,6 @@
 /**
  * WebAssembly decoders against the pure-JS ones the readers started with
- * (issue 10 §5, docs/adr/0010-wasm-decoders.md): zstd (fzstd vs zstddec's
+ * (docs/adr/0010-wasm-decoders.md): zstd (fzstd vs zstddec's
  * libzstd build) and lz4 (lz4js vs lz4-wasm, lz4_flex compiled to wasm), on
  * chunk payloads cut from a real salmon file's records at 64 B – 1 MiB and
  * compressed the way RAD writers do (docs/format.md §6), plus the real frames of

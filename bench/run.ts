@@ -212,7 +212,7 @@ async function appScroll(base: string, path: string): Promise<Stat[]> {
 }
 
 /**
- * The statistics pass (issue 12 §1) side by side with the raw read and the
+ * The statistics pass (docs/stats.md) side by side with the raw read and the
  * bulk decode on the same file and workers, and the index walk with and
  * without its record checks (docs/adr/0004: where the checks run).
  */
@@ -409,7 +409,7 @@ read into a buffer a consumed batch gave back and decoded in place (the columns 
 |---:|---:|---:|---:|---:|
 ${r.decode.join('\n')}
 
-## Statistics pass (salmon-1g.rad, issue 12 §1)
+## Statistics pass (salmon-1g.rad, docs/stats.md)
 
 The app's statistics pass (src/workers/statsPass.ts: the same batches and calls in flight as the bulk
 decode, every chunk added to an accumulator in its worker, partial reports merged every ≥ 0.75 s),

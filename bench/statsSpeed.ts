@@ -1,5 +1,5 @@
 /**
- * The statistics pass against the bulk decode, in Node, one core (issue 12 §1:
+ * The statistics pass against the bulk decode, in Node, one core (docs/stats.md, ADR 0009:
  * "the pass runs at ≥ 0.8 × the bulk decode speed"; docs/adr/0009). Both loops
  * walk the same file held in memory, decode every chunk in place as the decode
  * workers do (decodeChunkInPlace), and one of them also adds each chunk to a

@@ -3,7 +3,7 @@ import { SAMPLE, expectedOfFile, must, recordRow, serveDist } from './helpers'
 import type { DistServer } from './helpers'
 
 /**
- * Static hosting (issue 13 §4): the production build (vite `base: './'`) works from any base
+ * Static hosting (docs/links.md): the production build (vite `base: './'`) works from any base
  * path, as on a project's GitHub Pages. A bare static server puts dist/ under /pages/rad-viewer/
  * and answers 404 everywhere else, so any asset, worker or sample URL rooted at `/` would fail.
  */

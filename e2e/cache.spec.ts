@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test'
 import { FIXTURES, expectedOfFile, must, recordRow, tempDir, withBadReference } from './helpers'
 
 /**
- * The cached reopen (issue 13 §4, ADR 0007): a local file's index and statistics are kept in the
+ * The cached reopen (ADR 0007): a local file's index and statistics are kept in the
  * browser (IndexedDB) under its fingerprint, so opening it again installs the index at once
  * (index-status data-source=cache) without a scan. Two salmon runs of the same size (-p 1 and -p 3)
  * differ only past their first and last 4 KiB: the fingerprint (64 KiB ends) tells them apart.

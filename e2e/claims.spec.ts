@@ -23,7 +23,7 @@ import {
 } from './helpers'
 
 /**
- * A sidecar is a claim, not the truth (issue 20 §3, docs/sidecar.md): a `.rdx` or a cached index
+ * A sidecar is a claim, not the truth (docs/sidecar.md, "A sidecar is a claim"): a `.rdx` or a cached index
  * whose checksum is valid may still say things about the file that are not so. Each test crafts
  * one with the real encoder (src/rad/sidecar.ts, which recomputes the checksum) and checks that
  * the page neither throws nor believes it: a section of another shape is dropped with a message,

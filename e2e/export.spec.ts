@@ -13,7 +13,7 @@ import { inferSemantics } from '../src/rad/semantics'
 import { SAMPLE, must, tempDir } from './helpers'
 
 /**
- * The page's export (issue 12 §3): the selection is streamed by an export
+ * The page's export (docs/subsets.md, ADR 0006): the selection is streamed by an export
  * worker to a file the user picked (File System Access API, here an OPFS
  * file) or to a capped Blob that is downloaded. The answers are the CLI's:
  * `rad subset` bytes, `view` lines, `dump` lines, `stats --tsv`.

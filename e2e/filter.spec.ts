@@ -11,7 +11,7 @@ import { inferSemantics } from '../src/rad/semantics'
 import { SAMPLE, recordRow } from './helpers'
 
 /**
- * The filter bar (issue 12 §2) on the sample: the answers are worked out here
+ * The filter bar (docs/subsets.md, "Selections") on the sample: the answers are worked out here
  * from the decoded text of every record (no filter code), then the page must
  * find the same record numbers through its decode workers.
  */

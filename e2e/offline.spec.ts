@@ -5,7 +5,7 @@ import { SAMPLE, expectedOfFile, must, recordRow, serveDist } from './helpers'
 import type { DistServer } from './helpers'
 
 /**
- * Offline and installable (issue 13 §4, docs/adr/0008). A bare static server puts dist/ under a
+ * Offline and installable (docs/adr/0008). A bare static server puts dist/ under a
  * base path, as a project's GitHub Pages would, so the service worker's scope must follow the
  * base. Once the worker controls the page, the browser goes offline and the server stops: a
  * reload still renders the page, and the bundled sample still opens and shows its records.

@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test'
 import { FIXTURES, SAMPLE, expectedOfFile, must, recordRow, tempDir, writeRepeatedSample } from './helpers'
 
 /**
- * The cluster-to-laptop path (issue 13 §2): `rad serve` on a random port, and Chromium opening
+ * The cluster-to-laptop path (README, "rad serve"): `rad serve` on a random port, and Chromium opening
  * the link it prints. The page comes from the server (the production build in dist/) and reads
  * the file through it by HTTP Range; nothing else is asked of anyone.
  */
@@ -75,7 +75,7 @@ test('the printed link opens the file in the viewer, read by Range from rad serv
   const fileReads = seen.filter((s) => new URL(s.url).pathname === filePath)
   expect(fileReads.length).toBeGreaterThan(0)
   for (const s of fileReads) expect(s.status, s.url).toBe(206)
-  // The one miss: the sidecar asked for beside the file (issue 13 §3); this file has none.
+  // The one miss: the sidecar asked for beside the file (docs/sidecar.md); this file has none.
   const sidecarAsks = seen.filter((s) => new URL(s.url).pathname === `${filePath}.rdx`)
   expect(sidecarAsks.map((s) => s.status)).toEqual([404])
   for (const s of seen) {

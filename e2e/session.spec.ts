@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test'
 import { FIXTURES, expectedOfFile, must, recordRow } from './helpers'
 
 /**
- * Deep links, copy link, the cached reopen and the recent files (issue 13 §4). Local files only:
+ * Deep links, copy link, the cached reopen and the recent files (docs/links.md). Local files only:
  * the page sends nothing, and the state lives in the address's hash and the browser's storage.
  */
 const PATH = `${FIXTURES}/rad-chromium-v3-small-p3.rad`

@@ -62,7 +62,7 @@ test('a matching .rdx dropped with its file: indexed at once from the sidecar, t
   const row = recordRow(page, last)
   await expect(row).toBeInViewport()
   await expect(row).toContainText(must(exp.record(last).barcodes[0]))
-  // The verdict recorded in the sidecar is a claim: not "Clean" until this page checks the records (issue 20 §3).
+  // The verdict recorded in the sidecar is a claim: not "Clean" until this page checks the records (docs/sidecar.md, "A sidecar is a claim").
   await expect(page.getByTestId('integrity-panel')).toHaveAttribute('data-status', 'unchecked')
   await expect(page.getByTestId('integrity-panel')).toContainText('The sidecar index (.rdx) records this file as clean')
   await expect(page.getByTestId('check-records')).toBeVisible()

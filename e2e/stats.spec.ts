@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test'
 import { FIXTURES, SAMPLE, must } from './helpers'
 
 /**
- * The statistics panel (issue 12 §1): the page's JSON, computed in the decode
+ * The statistics panel (docs/stats.md): the page's JSON, computed in the decode
  * workers, is the CLI's `stats --json` exactly; the figures carry its values;
  * the knee plot, its cut-off and the click-through work.
  */

@@ -8,7 +8,7 @@ import { FIXTURES, expectedOf, must, recordRow } from './helpers'
 import type { Expected } from './helpers'
 
 /**
- * Opening a URL (issue 13 §1): the file is read by HTTP Range from a local
+ * Opening a URL (ADR 0005): the file is read by HTTP Range from a local
  * node:http server started here on a random port (test/helpers/rangeServer.ts),
  * from "Open URL…" and from `?url=`; a slow server, one without Range, one
  * without CORS headers, a file that changes while it is read. The page sends
@@ -66,7 +66,7 @@ test('a URL typed in "Open URL…" opens on Enter, read by Range from that origi
   expect(new URL(page.url()).searchParams.get('url')).toBe(s.url('/runs/map.rad'))
   // Every request went to the page's own origin or the one the user named; the file's are ranged GETs.
   for (const r of seen) expect([BASE, s.origin], r.url()).toContain(new URL(r.url()).origin)
-  // Beside the file, one plain GET of its sidecar (issue 13 §3): none here, so a 404 and a scan.
+  // Beside the file, one plain GET of its sidecar (docs/sidecar.md): none here, so a 404 and a scan.
   const sidecarRequests = s.requests.filter((r) => r.path === '/runs/map.rad.rdx')
   expect(sidecarRequests.map((r) => [r.method, r.range, r.referer])).toEqual([['GET', undefined, undefined]])
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-source', 'scan')

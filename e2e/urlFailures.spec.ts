@@ -8,7 +8,7 @@ import { E2E_BASE as BASE } from './chromium'
 import { FIXTURES, expectAccessible, expectedOf, must, recordRow, tempDir, writeRepeatedSample } from './helpers'
 
 /**
- * A URL that fails is explained as what it is (issue 20 §4): a missing file, a server without
+ * A URL that fails is explained as what it is (ADR 0005, "When a read fails"): a missing file, a server without
  * CORS headers, a server that is not there, a server error, the page's own security policy, a
  * server that stops sending, a connection cut in every answer. Each shows its own words in the
  * banner, on a fresh page, and never "changed". Servers misbehave on purpose

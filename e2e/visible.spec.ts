@@ -1,5 +1,5 @@
 /**
- * Nothing hidden on the page (issue 20, section 5): every read-level tag at every width, the
+ * Nothing hidden on the page (docs/format-notes.md: every tag the format allows is decoded and shown): every read-level tag at every width, the
  * records' room under open panels, the last record's alignments when it is expanded, the help
  * panel's keys and the knee plot on a phone. Screenshots go to SHOTS_DIR when it is set.
  */

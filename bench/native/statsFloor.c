@@ -1,5 +1,5 @@
 /*
- * Native floor of issue 12 §1 (docs/adr/0009): the statistics pass's counting,
+ * Native floor of the statistics pass (docs/adr/0009): the statistics pass's counting,
  * in C at -O3, on salmon's record shape (docs/format.md §7.1: num_aln u32,
  * b u32, u u32, then one compressed_ori_refid u32 per alignment), with the
  * tightest tables for it (key and count inline in one slot). It walks the

@@ -1,5 +1,5 @@
 /*
- * Native floor of issue 10 §5 (docs/adr/0010): libzstd itself, a decompression
+ * Native floor of the zstd decode (docs/adr/0010): libzstd itself, a decompression
  * context reused for every frame, over the zstd frames of a file's chunks.
  * Input: frames.bin as bench/nativeFloor.ts writes it (u32 LE length, then the
  * frame, repeated). Prints CPU time per frame and GB/s of the frames' bytes.

@@ -1,4 +1,4 @@
-/** `view` and `dump` with record filters (issue 12 §2): the same answers as the kernel, as users type them. */
+/** `view` and `dump` with record filters (docs/subsets.md, "Selections"): the same answers as the kernel, as users type them. */
 import { afterAll, describe, expect, it } from 'vitest'
 import { extractFilterFlags } from '../../src/cli/filterFlags'
 import { bulk, salmonScRna } from '../helpers/assays'

@@ -20,7 +20,7 @@ export interface RangeServerOptions {
   /** After this many requests for a file, its bytes are replaced by `changedTo` (a new ETag and size). */
   changeAfter?: number
   changedTo?: Uint8Array
-  /** A way to misbehave (issue 20 §4), on every GET of `faultPath` (default: every path) or its first `faultTimes`. */
+  /** A way to misbehave (ADR 0005, "When a read fails"), on every GET of `faultPath` (default: every path) or its first `faultTimes`. */
   fault?: Fault
   faultPath?: string
   faultTimes?: number

@@ -1,5 +1,5 @@
 /**
- * A URL that fails is explained as what it is (issue 20 §4): HttpSource against local servers
+ * A URL that fails is explained as what it is (ADR 0005, "When a read fails"): HttpSource against local servers
  * that misbehave on purpose (test/helpers/rangeServer.ts). Each failure is FETCH_FAILED with its
  * own words; FILE_CHANGED only when the size, ETag or Last-Modified differ between two answers.
  */

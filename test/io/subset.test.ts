@@ -1,5 +1,5 @@
 /**
- * RAD subsets (issue 12 §3; rad/subsetWriter.ts, io/exportSelection.ts): the
+ * RAD subsets (docs/subsets.md; rad/subsetWriter.ts, io/exportSelection.ts): the
  * subset re-reads through our reader with no issue, record for record equal
  * to the chosen records of the source, and byte for byte equal to what the
  * test-only writer (written from the spec, not from src/) makes of those

@@ -1,4 +1,4 @@
-/** Record filters (issue 12 §2): the packed kernel against a plain reading of the decoded text. */
+/** Record filters (docs/subsets.md, "Selections"): the packed kernel against a plain reading of the decoded text. */
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'

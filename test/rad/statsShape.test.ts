@@ -4,7 +4,7 @@ import { statsJsonProblem } from '../../src/rad/stats/jsonShape'
 import { SALMON_V2, SALMON_V3 } from '../helpers/fixtures'
 import { statsJsonOf } from '../helpers/statsOf'
 
-describe('statsJsonProblem (statistics kept in a sidecar or the cache, issue 20 §3)', () => {
+describe('statsJsonProblem (statistics kept in a sidecar or the cache: docs/sidecar.md, "A sidecar is a claim")', () => {
   it('accepts what `rad stats --json` writes, for v2 and v3 files', async () => {
     for (const path of [SALMON_V2, SALMON_V3]) {
       const json = await statsJsonOf(new Uint8Array(readFileSync(path)))

@@ -1,5 +1,5 @@
 /**
- * `rad serve` against what a cluster's file system and network do (issue 20 §3, §4): a file
+ * `rad serve` against what a cluster's file system and network do (docs/sidecar.md, ADR 0005 "When a read fails"): a file
  * edited in place with its mtime put back gets a new ETag (ctime), a FIFO named like a served
  * file (FILE.rdx) is never opened, and a connection silent for the idle timeout is closed.
  */

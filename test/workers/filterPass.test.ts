@@ -1,4 +1,4 @@
-/** The filter pass (issue 12 §2): batches over lanes, answers taken in file order, the first N kept. */
+/** The filter pass (docs/subsets.md, "Selections"): batches over lanes, answers taken in file order, the first N kept. */
 import { describe, expect, it } from 'vitest'
 import { BytesSource } from '../../src/io/byteSource'
 import { compileFilter, matchRecords } from '../../src/rad/recordFilter'

@@ -21,7 +21,7 @@ function decoded(chunk: number, offset: number, nbytes: number, recordCount: num
   return { chunk, offset, nbytes, recordCount } as ChunkColumns
 }
 
-describe('headerMismatch (a known index checked against each chunk header as it is read, issue 20 §3)', () => {
+describe('headerMismatch (a known index checked against each chunk header as it is read: docs/sidecar.md, "A sidecar is a claim")', () => {
   it('says nothing when the header agrees with the entry', () => {
     expect(headerMismatch(decoded(1, 1100, 800, 30), claimed())).toBeUndefined()
   })

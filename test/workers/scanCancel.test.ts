@@ -1,4 +1,4 @@
-/** Issues found before a Cancel are kept and shown (issue 10 §6): scanChunks and the index worker's scan. */
+/** Issues found before a Cancel are kept and shown (docs/integrity.md): scanChunks and the index worker's scan. */
 import { describe, expect, it } from 'vitest'
 import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'

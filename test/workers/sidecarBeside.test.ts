@@ -20,7 +20,7 @@ import { startRangeServer } from '../helpers/rangeServer'
 import type { RangeServer } from '../helpers/rangeServer'
 
 /**
- * Opening a URL fetches `URL.rdx` beside it (issue 13 §3): a matching sidecar is installed and
+ * Opening a URL fetches `URL.rdx` beside it (docs/sidecar.md): a matching sidecar is installed and
  * the server sends the prelude and the chunks read, not the file; without one, or with one of
  * another file, the file is scanned. Bytes are counted where they are sent: at the server.
  */
@@ -138,7 +138,7 @@ describe('the sidecar beside a URL', () => {
   })
 
   it('a stalled one never blocks opening: given up after the wait, and the file is scanned', async () => {
-    // The .rdx request gets headers and 10 bytes, then nothing (issue 20 §4); the file itself is served.
+    // The .rdx request gets headers and 10 bytes, then nothing (ADR 0005, "When a read fails"); the file itself is served.
     const stalling = await startRangeServer(
       { '/runs/big.rad': big, '/runs/big.rad.rdx': encodeSidecar(known) },
       { fault: { kind: 'stall', afterBytes: 10 }, faultPath: '/runs/big.rad.rdx' },

@@ -1,5 +1,5 @@
 /**
- * A URL whose server fails is never "the file changed" (issue 20 §4): the index worker's scan
+ * A URL whose server fails is never "the file changed" (ADR 0005, "When a read fails"): the index worker's scan
  * (scanFile) ends without a verdict and without an issue in the report, and the session shows
  * the failure (state.error, FETCH_FAILED) with nothing marked changed. In Node, with the
  * workers on MessageChannels and a local server that fails on purpose.

@@ -1,6 +1,6 @@
 /**
  * The knee (docs/stats.md "Knee"): hand-computed cases, and a reference
- * implementation transcribed from issue 12 §1's algorithm text, compared on
+ * implementation transcribed from the algorithm in docs/stats.md, "Knee", compared on
  * random curves.
  */
 import fc from 'fast-check'
