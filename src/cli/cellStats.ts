@@ -25,6 +25,7 @@ import {
   cellsTsv,
   DEFAULT_MITO,
   geneLabels,
+  isGzip,
   mitoGenes,
   parseGeneNames,
   parsePermitList,
@@ -89,12 +90,10 @@ export function takeCellFlags(argv: string[]): CellArgs | undefined | string {
   }
 }
 
-const GZIP = [0x1f, 0x8b]
-
 /** A file's bytes, gunzipped when they start with the gzip magic (any name). */
 async function annotationBytes(path: string): Promise<Uint8Array> {
   const bytes = new Uint8Array(await readFile(path))
-  return bytes[0] === GZIP[0] && bytes[1] === GZIP[1] ? new Uint8Array(gunzipSync(bytes)) : bytes
+  return isGzip(bytes) ? new Uint8Array(gunzipSync(bytes)) : bytes
 }
 
 interface Annotations {

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { annotationKind, isGzip } from '../../../src/rad/cells'
+import { readNames, SALMON_V3 } from '../../helpers/fixtures'
+
+const dir = join(import.meta.dirname, '..', '..', 'fixtures', 'annotations')
+const refs = new Set(readNames())
+
+describe('annotationKind: by content, not by name', () => {
+  it('tells the three fixtures apart, and refuses a RAD file and one-column junk', () => {
+    expect(annotationKind(readFileSync(join(dir, 't2g.tsv')), refs)).toBe('t2g')
+    expect(annotationKind(readFileSync(join(dir, 'gene_names.tsv')), refs)).toBe('gene-names')
+    expect(annotationKind(readFileSync(join(dir, 'permit.txt')), refs)).toBe('permit-list')
+    expect(annotationKind(readFileSync(SALMON_V3), refs)).toBeUndefined()
+    expect(annotationKind(new TextEncoder().encode('hello\nworld\n'), refs)).toBeUndefined()
+    expect(annotationKind(new Uint8Array(0), refs)).toBeUndefined()
+  })
+
+  it('knows gzip by its magic bytes', () => {
+    expect(isGzip(gzipSync(readFileSync(join(dir, 'permit.txt'))))).toBe(true)
+    expect(isGzip(readFileSync(join(dir, 'permit.txt')))).toBe(false)
+  })
+})
