@@ -21,6 +21,7 @@ import type { Cutoff, StatsState } from '../rad/stats'
 import {
   annotationText,
   CellQc,
+  cellRows,
   cellsJson,
   cellsTsv,
   DEFAULT_MITO,
@@ -165,5 +166,5 @@ export async function cellFigures(
     minReads: cutoff?.minCount ?? 0,
     permit: notes.permit,
   })
-  return { json, tsv: cellsTsv(s, barcode.len) }
+  return { json, tsv: cellsTsv(cellRows(s, barcode.len)) }
 }

@@ -88,20 +88,40 @@ export function cellsJson(s: CellQcState, o: CellsJsonOptions): CellsJson {
   }
 }
 
-/** One row per cell, by reads descending, ties by barcode: `barcode reads umis genes mito_fraction`. */
-export function cellsTsv(s: CellQcState, barcodeLength: number): string {
+/** The cells as columns, by reads descending, ties by barcode (the table, the plot and the TSV). */
+export interface CellRows {
+  barcodes: string[]
+  reads: Float64Array
+  umis: Float64Array
+  genes: Float64Array
+  mito: Float64Array
+}
+
+export function cellRows(s: CellQcState, barcodeLength: number): CellRows {
   const n = s.cellReads.length
-  const barcodes = Array.from({ length: n }, (_, i) =>
+  const text = Array.from({ length: n }, (_, i) =>
     decode2bit((BigInt(s.cellKeys[2 * i + 1]!) << 32n) | BigInt(s.cellKeys[2 * i]!), barcodeLength),
   )
   const order = Array.from({ length: n }, (_, i) => i)
-  order.sort((a, b) => s.cellReads[b]! - s.cellReads[a]! || (barcodes[a]! < barcodes[b]! ? -1 : 1))
+  order.sort((a, b) => s.cellReads[b]! - s.cellReads[a]! || (text[a]! < text[b]! ? -1 : 1))
   const fractions = mitoFractions(s)
-  const lines = ['barcode\treads\tumis\tgenes\tmito_fraction']
-  for (const i of order) {
-    lines.push(
-      `${barcodes[i]!}\t${String(s.cellReads[i])}\t${String(s.cellUmis[i])}\t${String(s.cellGenes[i])}\t${fractions[i]!.toFixed(6)}`,
-    )
+  const pick = (a: Float64Array): Float64Array => Float64Array.from(order, (i) => a[i]!)
+  return {
+    barcodes: order.map((i) => text[i]!),
+    reads: pick(s.cellReads),
+    umis: pick(s.cellUmis),
+    genes: pick(s.cellGenes),
+    mito: pick(fractions),
   }
+}
+
+/** One row per cell, by reads descending, ties by barcode: `barcode reads umis genes mito_fraction`. */
+export function cellsTsv(rows: CellRows): string {
+  const lines = ['barcode\treads\tumis\tgenes\tmito_fraction']
+  rows.barcodes.forEach((b, i) => {
+    lines.push(
+      `${b}\t${String(rows.reads[i])}\t${String(rows.umis[i])}\t${String(rows.genes[i])}\t${rows.mito[i]!.toFixed(6)}`,
+    )
+  })
   return `${lines.join('\n')}\n`
 }
