@@ -7,32 +7,12 @@
 import { readFile } from 'node:fs/promises'
 import { gunzipSync } from 'node:zlib'
 import { decodeChunk } from '../rad/decodeChunk'
-import { RadError } from '../rad/errors'
 import type { Semantics } from '../rad/semantics'
 import type { Prelude } from '../rad/types'
-import {
-  barcodeCountsDescending,
-  barcodesAtLeast,
-  expectCellsCutoff,
-  forceCellsCutoff,
-  kneeDistance,
-} from '../rad/stats'
-import type { Cutoff, StatsState } from '../rad/stats'
-import {
-  annotationText,
-  CellQc,
-  cellRows,
-  cellsJson,
-  cellsTsv,
-  DEFAULT_MITO,
-  geneLabels,
-  isGzip,
-  mitoGenes,
-  parseGeneNames,
-  parsePermitList,
-  parseT2g,
-} from '../rad/cells'
-import type { CellsJson, GeneMap, PermitList } from '../rad/cells'
+import { barcodesAtLeast } from '../rad/stats'
+import type { StatsState } from '../rad/stats'
+import { cellsTsv, chooseCutoff, DEFAULT_MITO, isGzip, startCells } from '../rad/cells'
+import type { CellsJson, NamedBytes } from '../rad/cells'
 import type { ByteSource } from '../io/byteSource'
 import { scanChunks } from '../io/scanChunks'
 
@@ -47,6 +27,13 @@ export interface CellArgs {
 }
 
 const VALUE_FLAGS = ['--t2g', '--gene-names', '--permit-list', '--mito', '--force-cells', '--expect-cells'] as const
+
+function cellCount(found: Map<string, string>, flag: string): number | undefined | string {
+  const v = found.get(flag)
+  if (v === undefined) return undefined
+  const n = Number(v)
+  return Number.isSafeInteger(n) && n > 0 ? n : `${flag} needs a number of cells (≥ 1)`
+}
 
 /** Takes the cell flags out of argv; undefined when there are none, a message when they are wrong. */
 export function takeCellFlags(argv: string[]): CellArgs | undefined | string {
@@ -69,22 +56,17 @@ export function takeCellFlags(argv: string[]): CellArgs | undefined | string {
   if (t2g === undefined) {
     return `${[...found.keys(), ...(tsv ? ['--cells-tsv'] : [])].join(', ')} need --t2g FILE (docs/cells.md)`
   }
-  const count = (flag: string): number | undefined | string => {
-    const v = found.get(flag)
-    if (v === undefined) return undefined
-    const n = Number(v)
-    return Number.isSafeInteger(n) && n > 0 ? n : `${flag} needs a number of cells (≥ 1)`
-  }
-  const forceCells = count('--force-cells')
-  const expectCells = count('--expect-cells')
+  const forceCells = cellCount(found, '--force-cells')
+  const expectCells = cellCount(found, '--expect-cells')
   if (typeof forceCells === 'string') return forceCells
   if (typeof expectCells === 'string') return expectCells
   if (forceCells !== undefined && expectCells !== undefined) return '--force-cells and --expect-cells: give one'
+  const mito = found.get('--mito') ?? DEFAULT_MITO
   return {
     t2g,
     geneNames: found.get('--gene-names'),
     permitList: found.get('--permit-list'),
-    mito: found.get('--mito') ?? DEFAULT_MITO,
+    mito,
     forceCells,
     expectCells,
     cellsTsv: tsv,
@@ -92,34 +74,10 @@ export function takeCellFlags(argv: string[]): CellArgs | undefined | string {
 }
 
 /** A file's bytes, gunzipped when they start with the gzip magic (any name). */
-async function annotationBytes(path: string): Promise<Uint8Array> {
+async function namedBytes(path: string | undefined): Promise<NamedBytes | undefined> {
+  if (path === undefined) return undefined
   const bytes = new Uint8Array(await readFile(path))
-  return isGzip(bytes) ? new Uint8Array(gunzipSync(bytes)) : bytes
-}
-
-interface Annotations {
-  genes: GeneMap
-  labels: string[]
-  mito: Uint8Array
-  permit: PermitList | undefined
-}
-
-async function loadAnnotations(args: CellArgs, prelude: Prelude): Promise<Annotations> {
-  const genes = parseT2g(annotationText(await annotationBytes(args.t2g), args.t2g), prelude.refNames, args.t2g)
-  const names = args.geneNames
-    ? parseGeneNames(annotationText(await annotationBytes(args.geneNames), args.geneNames), args.geneNames)
-    : undefined
-  const labels = geneLabels(genes, names)
-  const permit = args.permitList ? parsePermitList(await annotationBytes(args.permitList), args.permitList) : undefined
-  return { genes, labels, mito: mitoGenes(labels, args.mito), permit }
-}
-
-/** The cut-off that names the cells, and its name in the JSON. */
-function chooseCutoff(state: StatsState, args: CellArgs): [Cutoff | undefined, string] {
-  const desc = barcodeCountsDescending(state)
-  if (args.forceCells !== undefined) return [forceCellsCutoff(desc, args.forceCells), 'force_cells']
-  if (args.expectCells !== undefined) return [expectCellsCutoff(desc, args.expectCells), 'expect_cells']
-  return [kneeDistance(desc), 'knee']
+  return { name: path, bytes: isGzip(bytes) ? new Uint8Array(gunzipSync(bytes)) : bytes }
 }
 
 export interface CellFigures {
@@ -135,36 +93,22 @@ export async function cellFigures(
   state: StatsState,
   args: CellArgs,
 ): Promise<CellFigures> {
-  const barcode = sem.barcodes[0]
-  if (sem.barcodes.length !== 1 || !barcode || !sem.umi) {
-    throw new RadError(
-      'BAD_VALUE',
-      `cell and gene figures need one barcode and a UMI per read; this ${sem.assay} file has ${String(sem.barcodes.length)} barcode levels${sem.umi ? '' : ' and no UMI'}`,
-    )
+  const t2g = (await namedBytes(args.t2g))!
+  const files = {
+    t2g,
+    geneNames: await namedBytes(args.geneNames),
+    permitList: await namedBytes(args.permitList),
+    mito: args.mito,
   }
-  const notes = await loadAnnotations(args, prelude)
-  if (notes.permit && barcode.len > 0 && notes.permit.length !== barcode.len) {
-    throw new RadError(
-      'BAD_VALUE',
-      `${args.permitList ?? ''}: its barcodes have ${String(notes.permit.length)} bases, this file's ${String(barcode.len)}`,
-    )
-  }
-  const [cutoff, cutoffName] = chooseCutoff(state, args)
+  const [cutoff, name] = chooseCutoff(state, args)
   const cells = cutoff ? barcodesAtLeast(state, cutoff.minCount) : { keyWords: 2, size: 0, keys: new Uint32Array(0) }
-  const qc = new CellQc(sem, notes.genes, cells, notes.permit !== undefined)
+  const run = startCells(files, prelude, sem, { cells, cutoff: name, minReads: cutoff?.minCount ?? 0 })
   await scanChunks(source, prelude, {
     onChunk: (bytes, offset, chunk, convention) => {
-      qc.addChunk(decodeChunk(bytes, offset, chunk, prelude, convention))
+      run.qc.addChunk(decodeChunk(bytes, offset, chunk, prelude, convention))
       return false
     },
   })
-  const s = qc.exportState(notes.mito)
-  const json = cellsJson(s, {
-    labels: notes.labels,
-    mitoPattern: args.mito,
-    cutoff: cutoffName,
-    minReads: cutoff?.minCount ?? 0,
-    permit: notes.permit,
-  })
-  return { json, tsv: cellsTsv(cellRows(s, barcode.len)) }
+  const { json, rows } = run.finish()
+  return { json, tsv: cellsTsv(rows) }
 }

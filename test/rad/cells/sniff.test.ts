@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { annotationKind, isGzip } from '../../../src/rad/cells'
+import { annotationKind, cellsNotApplicable, isGzip } from '../../../src/rad/cells'
+import { atacPiscemRs, bulk, multiBarcodeV2, salmonScRna } from '../../helpers/assays'
+import { radBytes } from '../../helpers/radWriter'
+import { readRad } from '../../helpers/read'
 import { readNames, SALMON_V3 } from '../../helpers/fixtures'
 
 const dir = join(import.meta.dirname, '..', '..', 'fixtures', 'annotations')
@@ -21,5 +24,16 @@ describe('annotationKind: by content, not by name', () => {
   it('knows gzip by its magic bytes', () => {
     expect(isGzip(gzipSync(readFileSync(join(dir, 'permit.txt'))))).toBe(true)
     expect(isGzip(readFileSync(join(dir, 'permit.txt')))).toBe(false)
+  })
+})
+
+describe('cellsNotApplicable', () => {
+  it('says plainly why bulk, scATAC and multi-barcode files have no cell figures', async () => {
+    for (const spec of [bulk(true), atacPiscemRs(), multiBarcodeV2()]) {
+      const r = await readRad(radBytes(spec))
+      expect(cellsNotApplicable(r.sem)).toMatch(/need one barcode and a UMI per read \(scRNA\); this \S+ file has/)
+    }
+    const sc = await readRad(radBytes(salmonScRna()))
+    expect(cellsNotApplicable(sc.sem)).toBeUndefined()
   })
 })

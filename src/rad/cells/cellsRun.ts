@@ -1,0 +1,99 @@
+/**
+ * One cells pass from start to figures, the same in the CLI and the page's
+ * worker (docs/cells.md): the annotation files' bytes (already gunzipped) and
+ * the cells in, a CellQc to feed every chunk to, and the figures out.
+ */
+import { RadError } from '../errors'
+import type { Semantics } from '../semantics'
+import type { BarcodeSet } from '../stats/barcodeSet'
+import { barcodeCountsDescending, expectCellsCutoff, forceCellsCutoff, kneeDistance } from '../stats'
+import type { Cutoff, StatsState } from '../stats'
+import type { Prelude } from '../types'
+import { annotationText, geneLabels, mitoGenes, parseGeneNames, parseT2g } from './annotations'
+import { CellQc } from './cellQc'
+import { cellRows, cellsJson } from './cellsJson'
+import type { CellRows, CellsJson } from './cellsJson'
+import { parsePermitList } from './permitList'
+
+export interface NamedBytes {
+  name: string
+  bytes: Uint8Array
+}
+
+export interface AnnotationFiles {
+  t2g: NamedBytes
+  geneNames?: NamedBytes | undefined
+  permitList?: NamedBytes | undefined
+  /** The mito pattern on gene labels (DEFAULT_MITO when the user gave none). */
+  mito: string
+}
+
+/** Which cut-off names the cells (docs/cells.md): the knee unless a count is forced or expected. */
+export interface CellChoice {
+  forceCells?: number | undefined
+  expectCells?: number | undefined
+}
+
+/** The cut-off that names the cells, and its name in the JSON. */
+export function chooseCutoff(state: StatsState, choice: CellChoice): [Cutoff | undefined, string] {
+  const desc = barcodeCountsDescending(state)
+  if (choice.forceCells !== undefined) return [forceCellsCutoff(desc, choice.forceCells), 'force_cells']
+  if (choice.expectCells !== undefined) return [expectCellsCutoff(desc, choice.expectCells), 'expect_cells']
+  return [kneeDistance(desc), 'knee']
+}
+
+/** Why a file cannot have cell figures, or undefined when it can (one barcode, a UMI, references). */
+export function cellsNotApplicable(sem: Semantics): string | undefined {
+  if (sem.barcodes.length === 1 && sem.umi && sem.reference) return undefined
+  const n = sem.barcodes.length
+  const levels = n === 0 ? 'no barcode' : n === 1 ? 'one barcode' : `${String(n)} barcode levels`
+  const umi = sem.umi ? 'a UMI' : 'no UMI'
+  return `cell and gene figures need one barcode and a UMI per read (scRNA); this ${sem.assay} file has ${levels} and ${umi}`
+}
+
+export interface CellsResult {
+  json: CellsJson
+  rows: CellRows
+}
+
+/** A pass in progress: feed `qc` every chunk's columns, then call `finish`. */
+export interface CellsRun {
+  qc: CellQc
+  finish: () => CellsResult
+}
+
+export interface CellsCut {
+  cells: BarcodeSet
+  /** The cut-off's name in the JSON (knee, force_cells, expect_cells) and its minimum reads. */
+  cutoff: string
+  minReads: number
+}
+
+/** Parses the annotations against the file and sets up the pass; errors name the file and line. */
+export function startCells(files: AnnotationFiles, prelude: Prelude, sem: Semantics, cut: CellsCut): CellsRun {
+  const why = cellsNotApplicable(sem)
+  if (why !== undefined) throw new RadError('BAD_VALUE', why)
+  const barcodeLength = sem.barcodes[0]?.len ?? 0
+  const genes = parseT2g(annotationText(files.t2g.bytes, files.t2g.name), prelude.refNames, files.t2g.name)
+  const names = files.geneNames
+    ? parseGeneNames(annotationText(files.geneNames.bytes, files.geneNames.name), files.geneNames.name)
+    : undefined
+  const labels = geneLabels(genes, names)
+  const mito = mitoGenes(labels, files.mito)
+  const permit = files.permitList ? parsePermitList(files.permitList.bytes, files.permitList.name) : undefined
+  if (permit && barcodeLength > 0 && permit.length !== barcodeLength) {
+    throw new RadError(
+      'BAD_VALUE',
+      `${files.permitList?.name ?? ''}: its barcodes have ${String(permit.length)} bases, this file's ${String(barcodeLength)}`,
+    )
+  }
+  const qc = new CellQc(sem, genes, cut.cells, permit !== undefined)
+  return {
+    qc,
+    finish: () => {
+      const s = qc.exportState(mito)
+      const json = cellsJson(s, { labels, mitoPattern: files.mito, cutoff: cut.cutoff, minReads: cut.minReads, permit })
+      return { json, rows: cellRows(s, barcodeLength) }
+    },
+  }
+}
