@@ -1,0 +1,59 @@
+/**
+ * The page's cells pass (docs/cells.md) as plain data, and the cells worker's
+ * work: the annotation files' bytes and the cells the statistics chose in,
+ * every chunk of the file walked once with the index the page already has,
+ * the figures out. Node tests run runCellsJob on real files; cells.worker.ts
+ * is its thin Comlink entry.
+ */
+import type { ByteSource } from '../io/byteSource'
+import { gunzipIfGzip } from '../io/gunzip'
+import { eachSelectedChunk } from '../io/selectedRecords'
+import type { SnappyFrameTable } from '../io/snappySource'
+import { startCells } from '../rad/cells'
+import type { AnnotationFiles, CellsCut, CellsResult, NamedBytes } from '../rad/cells'
+import type { ChunkIndex } from '../rad/chunkIndex'
+import { inferSemantics } from '../rad/semantics'
+import type { NbytesConvention, Prelude } from '../rad/types'
+
+/** Everything the cells worker needs besides the file (plain data, structured-clonable). */
+export interface CellsJob {
+  prelude: Prelude
+  index: ChunkIndex
+  convention: NbytesConvention
+  container: 'none' | 'snappy-framed'
+  /** A .sz file's frame table, as the index worker walked it. */
+  frames?: SnappyFrameTable | undefined
+  cut: CellsCut
+  /** The files as the user gave them (gzip allowed). */
+  files: AnnotationFiles
+}
+
+async function gunzipped(file: NamedBytes | undefined): Promise<NamedBytes | undefined> {
+  return file && { name: file.name, bytes: await gunzipIfGzip(file.bytes as Uint8Array<ArrayBuffer>) }
+}
+
+export async function runCellsJob(
+  job: CellsJob,
+  source: ByteSource,
+  onProgress?: (visited: number, total: number | undefined) => void,
+  signal?: AbortSignal,
+): Promise<CellsResult> {
+  const files: AnnotationFiles = {
+    t2g: (await gunzipped(job.files.t2g))!,
+    geneNames: await gunzipped(job.files.geneNames),
+    permitList: await gunzipped(job.files.permitList),
+    mito: job.files.mito,
+  }
+  const run = startCells(files, job.prelude, inferSemantics(job.prelude), job.cut)
+  await eachSelectedChunk(
+    source,
+    job.prelude,
+    {},
+    (c) => {
+      run.qc.addChunk(c.columns())
+      return Promise.resolve()
+    },
+    { known: { index: job.index, convention: job.convention }, signal, onProgress },
+  )
+  return run.finish()
+}

@@ -1,0 +1,58 @@
+/** The page's cells pass (runCellsJob, the cells worker's work) equals the CLI's figures on the fixture. */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { barcodesAtLeast, createStatsAccumulator } from '../../src/rad/stats'
+import { chooseCutoff, DEFAULT_MITO } from '../../src/rad/cells'
+import { runCellsJob } from '../../src/workers/cellsJob'
+import { runCli } from '../helpers/cli'
+import { SALMON_V3 } from '../helpers/fixtures'
+import { readRad } from '../helpers/read'
+
+const dir = join(import.meta.dirname, '..', 'fixtures', 'annotations')
+const file = (name: string, gz = false): { name: string; bytes: Uint8Array } => {
+  const bytes = new Uint8Array(readFileSync(join(dir, name)))
+  return { name, bytes: gz ? new Uint8Array(gzipSync(bytes)) : bytes }
+}
+
+describe('runCellsJob', () => {
+  it('gives the CLI figures (a gzipped permit list gunzipped on the way)', async () => {
+    const bytes = new Uint8Array(readFileSync(SALMON_V3))
+    const r = await readRad(bytes)
+    const acc = createStatsAccumulator(r.prelude, r.sem)
+    for (const c of r.chunks) acc.addChunk(c)
+    const state = acc.exportState()
+    const [cutoff, name] = chooseCutoff(state, {})
+    const result = await runCellsJob(
+      {
+        prelude: r.prelude,
+        index: r.scan.index,
+        convention: r.scan.convention,
+        container: 'none',
+        cut: { cells: barcodesAtLeast(state, cutoff!.minCount), cutoff: name, minReads: cutoff!.minCount },
+        files: {
+          t2g: file('t2g.tsv'),
+          geneNames: file('gene_names.tsv'),
+          permitList: file('permit.txt', true),
+          mito: DEFAULT_MITO,
+        },
+      },
+      r.source,
+    )
+    const cli = await runCli([
+      'stats',
+      SALMON_V3,
+      '--t2g',
+      join(dir, 't2g.tsv'),
+      '--gene-names',
+      join(dir, 'gene_names.tsv'),
+      '--permit-list',
+      join(dir, 'permit.txt'),
+      '--json',
+    ])
+    const json = JSON.parse(cli.stdout) as Record<string, unknown>
+    expect({ cells: json.cells, genes: json.genes, permit: json.permit }).toEqual(result.json)
+    expect(result.rows.barcodes).toHaveLength(result.json.cells.count)
+  })
+})
