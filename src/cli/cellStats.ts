@@ -11,8 +11,8 @@ import type { Semantics } from '../rad/semantics'
 import type { Prelude } from '../rad/types'
 import { barcodesAtLeast } from '../rad/stats'
 import type { StatsState } from '../rad/stats'
-import { cellsTsv, chooseCutoff, DEFAULT_MITO, isGzip, startCells } from '../rad/cells'
-import type { CellsJson, NamedBytes } from '../rad/cells'
+import { cellsTsv, chooseCutoff, DEFAULT_MITO, isGzip, loadAnnotations, startCells } from '../rad/cells'
+import type { Annotations, CellChoice, CellsJson, NamedBytes } from '../rad/cells'
 import type { ByteSource } from '../io/byteSource'
 import { scanChunks } from '../io/scanChunks'
 
@@ -80,6 +80,18 @@ async function namedBytes(path: string | undefined): Promise<NamedBytes | undefi
   return { name: path, bytes: isGzip(bytes) ? new Uint8Array(gunzipSync(bytes)) : bytes }
 }
 
+/** The annotation files of the flags, read (gunzipped) and parsed against the file. */
+export async function readAnnotations(args: CellArgs, prelude: Prelude, sem: Semantics): Promise<Annotations> {
+  const t2g = (await namedBytes(args.t2g))!
+  const files = {
+    t2g,
+    geneNames: await namedBytes(args.geneNames),
+    permitList: await namedBytes(args.permitList),
+    mito: args.mito,
+  }
+  return loadAnnotations(files, prelude, sem)
+}
+
 export interface CellFigures {
   json: CellsJson
   tsv: string
@@ -91,18 +103,12 @@ export async function cellFigures(
   prelude: Prelude,
   sem: Semantics,
   state: StatsState,
-  args: CellArgs,
+  notes: Annotations,
+  choice: CellChoice,
 ): Promise<CellFigures> {
-  const t2g = (await namedBytes(args.t2g))!
-  const files = {
-    t2g,
-    geneNames: await namedBytes(args.geneNames),
-    permitList: await namedBytes(args.permitList),
-    mito: args.mito,
-  }
-  const [cutoff, name] = chooseCutoff(state, args)
+  const [cutoff, name] = chooseCutoff(state, choice)
   const cells = cutoff ? barcodesAtLeast(state, cutoff.minCount) : { keyWords: 2, size: 0, keys: new Uint32Array(0) }
-  const run = startCells(files, prelude, sem, { cells, cutoff: name, minReads: cutoff?.minCount ?? 0 })
+  const run = startCells(notes, sem, { cells, cutoff: name, minReads: cutoff?.minCount ?? 0 })
   await scanChunks(source, prelude, {
     onChunk: (bytes, offset, chunk, convention) => {
       run.qc.addChunk(decodeChunk(bytes, offset, chunk, prelude, convention))

@@ -12,7 +12,7 @@ import { scanChunks } from '../io/scanChunks'
 import { exitCodeOf } from './commands'
 import type { Output } from './output'
 import { reportLine } from './output'
-import { cellFigures } from './cellStats'
+import { cellFigures, readAnnotations } from './cellStats'
 import type { CellArgs } from './cellStats'
 import type { CellsJson } from '../rad/cells'
 
@@ -79,6 +79,8 @@ export async function runStats(
 ): Promise<number> {
   const { source, prelude } = await openRad(file)
   const sem = inferSemantics(prelude)
+  // The annotation files first: a bad one stops the command before the pass.
+  const notes = cellArgs ? await readAnnotations(cellArgs, prelude, sem) : undefined
   const acc = createStatsAccumulator(prelude, sem)
   const scan = await scanChunks(source, prelude, {
     check: makeCheckPlan(prelude, sem),
@@ -95,7 +97,7 @@ export async function runStats(
   }
   const state = acc.exportState()
   const json = statsJson(state, prelude, sem)
-  const cells = cellArgs ? await cellFigures(source, prelude, sem, state, cellArgs) : undefined
+  const cells = cellArgs && notes ? await cellFigures(source, prelude, sem, state, notes, cellArgs) : undefined
   if (cells && cellArgs?.cellsTsv) out.write(cells.tsv)
   else if (format === 'json') out.write(`${JSON.stringify({ ...json, ...cells?.json }, null, 2)}\n`)
   else if (format === 'tsv') out.write(statsTsvText(state, sem, json.cutoffs?.knee?.minCount ?? null))

@@ -9,7 +9,7 @@ import type { ByteSource } from '../io/byteSource'
 import { gunzipIfGzip } from '../io/gunzip'
 import { eachSelectedChunk } from '../io/selectedRecords'
 import type { SnappyFrameTable } from '../io/snappySource'
-import { startCells } from '../rad/cells'
+import { loadAnnotations, startCells } from '../rad/cells'
 import type { AnnotationFiles, CellsCut, CellsResult, NamedBytes } from '../rad/cells'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { inferSemantics } from '../rad/semantics'
@@ -44,7 +44,8 @@ export async function runCellsJob(
     permitList: await gunzipped(job.files.permitList),
     mito: job.files.mito,
   }
-  const run = startCells(files, job.prelude, inferSemantics(job.prelude), job.cut)
+  const sem = inferSemantics(job.prelude)
+  const run = startCells(loadAnnotations(files, job.prelude, sem), sem, job.cut)
   await eachSelectedChunk(
     source,
     job.prelude,

@@ -13,6 +13,7 @@ import type { BarcodeSet } from '../stats/barcodeSet'
 import { CountTable } from '../stats/countTable'
 import type { GeneMap } from './annotations'
 import { RadError } from '../errors'
+import { PackedSet, PartitionedSet } from './packedSet'
 
 /** No limit: the tables hold the cells' pairs exactly (their size is in docs/cells.md). */
 const UNBOUNDED = 2 ** 31 - 1
@@ -43,7 +44,15 @@ interface ChunkViews {
 export class CellQc {
   private readonly cells: CountTable
   private readonly cellReads: Float64Array
-  private readonly pairs = new CountTable(4, UNBOUNDED, 1 << 16)
+  /**
+   * The (cell, gene, UMI) keys: packed in two words, (UMI, cell·genes + gene), when
+   * the UMI fits one word and cell·genes + gene fits the other (a 10x run: 12-nt
+   * UMIs, 10k cells × 60k genes); in four words otherwise.
+   */
+  private readonly packed = new PartitionedSet()
+  private readonly wide = new CountTable(4, UNBOUNDED, 1 << 10)
+  private readonly geneCount: number
+  private readonly packable: boolean
   private readonly barcodes: CountTable | undefined
   private readonly refMask: number
   private unmapped = 0
@@ -56,6 +65,8 @@ export class CellQc {
   constructor(sem: Semantics, genes: GeneMap, cells: BarcodeSet, countBarcodes: boolean) {
     this.sem = sem
     this.genes = genes
+    this.geneCount = Math.max(1, genes.genes.length)
+    this.packable = cells.size * this.geneCount < 2 ** 32
     if (sem.barcodes.length !== 1 || !sem.umi || !sem.reference) {
       throw new RadError(
         'BAD_VALUE',
@@ -91,11 +102,17 @@ export class CellQc {
       if (cell < 0) continue
       this.cellReads[cell]!++
       if (gene < 0 || !v.umi) continue
+      const umiLo = v.umi.wide ? v.umi.data[2 * r]! : v.umi.data[r]!
+      const umiHi = v.umi.wide ? v.umi.data[2 * r + 1]! : 0
+      if (this.packable && umiHi === 0) {
+        this.packed.add(umiLo, cell * this.geneCount + gene)
+        continue
+      }
       key[0] = cell
       key[1] = gene
-      key[2] = v.umi.wide ? v.umi.data[2 * r]! : v.umi.data[r]!
-      key[3] = v.umi.wide ? v.umi.data[2 * r + 1]! : 0
-      this.pairs.add(key, 0, 1)
+      key[2] = umiLo
+      key[3] = umiHi
+      this.wide.add(key, 0, 1)
     }
   }
 
@@ -118,23 +135,32 @@ export class CellQc {
     return unique ? gene : -1
   }
 
+  /** Every distinct (cell, gene) key's pair, packed or wide, once per (gene, UMI). */
+  private eachPair(visit: (cell: number, gene: number) => void): void {
+    const G = this.geneCount
+    this.packed.forEach((_umi, cellGene) => {
+      visit(Math.floor(cellGene / G), cellGene % G)
+    })
+    const { keys, size } = this.wide
+    for (let id = 0; id < size; id++) visit(keys[4 * id]!, keys[4 * id + 1]!)
+  }
+
   exportState(mito: Uint8Array): CellQcState {
     const n = this.cellReads.length
     const umis = new Float64Array(n)
     const mitoUmis = new Float64Array(n)
     const geneUmis = new Float64Array(this.genes.genes.length)
-    const cellGenes = new CountTable(2, UNBOUNDED, 1 << 12)
-    const { keys, size } = this.pairs
-    for (let id = 0; id < size; id++) {
-      const cell = keys[4 * id]!
-      const gene = keys[4 * id + 1]!
+    const cellGenes = new PackedSet(1 << 12)
+    this.eachPair((cell, gene) => {
       umis[cell]!++
       geneUmis[gene]!++
       if (mito[gene] === 1) mitoUmis[cell]!++
-      cellGenes.add(keys, 4 * id, 1)
-    }
+      cellGenes.add(cell, gene)
+    })
     const genes = new Float64Array(n)
-    for (let id = 0; id < cellGenes.size; id++) genes[cellGenes.keys[2 * id]!]!++
+    cellGenes.forEach((cell) => {
+      genes[cell]!++
+    })
     const b = this.barcodes
     return {
       cellKeys: this.cells.keys.slice(0, 2 * this.cells.size),

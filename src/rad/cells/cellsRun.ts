@@ -14,6 +14,8 @@ import { CellQc } from './cellQc'
 import { cellRows, cellsJson } from './cellsJson'
 import type { CellRows, CellsJson } from './cellsJson'
 import { parsePermitList } from './permitList'
+import type { PermitList } from './permitList'
+import type { GeneMap } from './annotations'
 
 export interface NamedBytes {
   name: string
@@ -69,8 +71,18 @@ export interface CellsCut {
   minReads: number
 }
 
-/** Parses the annotations against the file and sets up the pass; errors name the file and line. */
-export function startCells(files: AnnotationFiles, prelude: Prelude, sem: Semantics, cut: CellsCut): CellsRun {
+/** The annotation files parsed against the file (before any pass: their errors come first). */
+export interface Annotations {
+  genes: GeneMap
+  labels: string[]
+  mito: Uint8Array
+  mitoPattern: string
+  permit: PermitList | undefined
+  barcodeLength: number
+}
+
+/** Parses the annotations against the file; errors name the file and the line. */
+export function loadAnnotations(files: AnnotationFiles, prelude: Prelude, sem: Semantics): Annotations {
   const why = cellsNotApplicable(sem)
   if (why !== undefined) throw new RadError('BAD_VALUE', why)
   const barcodeLength = sem.barcodes[0]?.len ?? 0
@@ -87,13 +99,24 @@ export function startCells(files: AnnotationFiles, prelude: Prelude, sem: Semant
       `${files.permitList?.name ?? ''}: its barcodes have ${String(permit.length)} bases, this file's ${String(barcodeLength)}`,
     )
   }
-  const qc = new CellQc(sem, genes, cut.cells, permit !== undefined)
+  return { genes, labels, mito, mitoPattern: files.mito, permit, barcodeLength }
+}
+
+/** Sets up the pass over the chosen cells. */
+export function startCells(notes: Annotations, sem: Semantics, cut: CellsCut): CellsRun {
+  const qc = new CellQc(sem, notes.genes, cut.cells, notes.permit !== undefined)
   return {
     qc,
     finish: () => {
-      const s = qc.exportState(mito)
-      const json = cellsJson(s, { labels, mitoPattern: files.mito, cutoff: cut.cutoff, minReads: cut.minReads, permit })
-      return { json, rows: cellRows(s, barcodeLength) }
+      const s = qc.exportState(notes.mito)
+      const json = cellsJson(s, {
+        labels: notes.labels,
+        mitoPattern: notes.mitoPattern,
+        cutoff: cut.cutoff,
+        minReads: cut.minReads,
+        permit: notes.permit,
+      })
+      return { json, rows: cellRows(s, notes.barcodeLength) }
     },
   }
 }

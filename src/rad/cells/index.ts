@@ -9,5 +9,5 @@ export { cellRows, cellsJson, cellsTsv, mitoFractions, topGenes, permitCounts, T
 export type { CellRows, CellsJson, CellsJsonOptions } from './cellsJson'
 export { annotationKind, isGzip } from './sniff'
 export type { AnnotationKind } from './sniff'
-export { chooseCutoff, cellsNotApplicable, startCells } from './cellsRun'
-export type { AnnotationFiles, CellChoice, CellsCut, CellsResult, CellsRun, NamedBytes } from './cellsRun'
+export { chooseCutoff, cellsNotApplicable, loadAnnotations, startCells } from './cellsRun'
+export type { Annotations, AnnotationFiles, CellChoice, CellsCut, CellsResult, CellsRun, NamedBytes } from './cellsRun'

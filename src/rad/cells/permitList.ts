@@ -1,6 +1,6 @@
 /**
  * A barcode permit list (10x's lists of 737K–3M barcodes; docs/cells.md): one
- * barcode per line, read straight from the bytes into packed keys (§7.8), never
+ * barcode per line (further tab-separated columns ignored), read straight from the bytes into packed keys (§7.8), never
  * into strings, and the class of a file's barcode against it.
  */
 import { RadError } from '../errors'
@@ -20,6 +20,7 @@ export const PERMIT_CLASSES: readonly PermitClass[] = ['exact', 'corrected', 'am
 
 const NEWLINE = 10
 const CR = 13
+const TAB = 9
 /** Base codes by byte (A=0 C=1 G=2 T=3, either case); 255 for anything else. */
 const BASE = new Uint8Array(256).fill(255)
 for (const [i, c] of ['A', 'C', 'G', 'T'].entries()) {
@@ -52,6 +53,9 @@ export function parsePermitList(bytes: Uint8Array, name = 'the permit list'): Pe
     if (end < 0) end = bytes.length
     let stop = end
     if (stop > start && bytes[stop - 1] === CR) stop--
+    // Columns after the barcode (a count, a weight) are ignored, as in the t2g.
+    const tab = bytes.indexOf(TAB, start)
+    if (tab >= 0 && tab < stop) stop = tab
     if (stop > start) length = addLine(bytes, start, stop, set, length, name, line)
     start = end + 1
     line++
