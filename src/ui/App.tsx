@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { prewarmIndexWorker, urlSpec } from '../workers/client'
-import type { SourceSpec } from '../workers/client'
+import { prewarmIndexWorker, urlSpec } from '../session'
+import type { SourceSpec } from '../session'
 import { DropChoice } from './DropChoice'
 import { readSidecars } from './dropEntries'
 import { sidecarIndexFor } from './dropPlan'

@@ -1,5 +1,5 @@
 import { useCallback, useId, useMemo, useState } from 'react'
-import type { RadSession } from '../workers/client'
+import type { RadSession } from '../session'
 import { ChunkList } from './ChunkList'
 import { CopyLink } from './CopyLink'
 import { ErrorBanner } from './ErrorBanner'

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react'
 import type { StatsJson } from '../rad/stats/types'
-import type { RadSession } from '../workers/client'
+import type { RadSession } from '../session'
 import type { KneeCut } from './exportChoice'
 import { saveFile } from './saveFile'
 import { StatsPanel } from './StatsPanel'

@@ -8,25 +8,10 @@
 import type { ByteSource } from '../io/byteSource'
 import { gunzipIfGzip } from '../io/gunzip'
 import { eachSelectedChunk } from '../io/selectedRecords'
-import type { SnappyFrameTable } from '../io/snappySource'
 import { loadAnnotations, startCells } from '../rad/cells'
-import type { AnnotationFiles, CellsCut, CellsResult, NamedBytes } from '../rad/cells'
-import type { ChunkIndex } from '../rad/chunkIndex'
+import type { AnnotationFiles, CellsResult, NamedBytes } from '../rad/cells'
 import { inferSemantics } from '../rad/semantics'
-import type { NbytesConvention, Prelude } from '../rad/types'
-
-/** Everything the cells worker needs besides the file (plain data, structured-clonable). */
-export interface CellsJob {
-  prelude: Prelude
-  index: ChunkIndex
-  convention: NbytesConvention
-  container: 'none' | 'snappy-framed'
-  /** A .sz file's frame table, as the index worker walked it. */
-  frames?: SnappyFrameTable | undefined
-  cut: CellsCut
-  /** The files as the user gave them (gzip allowed). */
-  files: AnnotationFiles
-}
+import type { CellsJob } from './protocol'
 
 async function gunzipped(file: NamedBytes | undefined): Promise<NamedBytes | undefined> {
   return file && { name: file.name, bytes: await gunzipIfGzip(file.bytes as Uint8Array<ArrayBuffer>) }

@@ -7,17 +7,17 @@
  * Cancel terminates the worker: nothing of it keeps running.
  */
 import { proxy, wrap } from 'comlink'
-import './comlinkErrors'
+import '../workers/comlinkErrors'
 import type { ExportFormat, ExportSummary } from '../io/exportSelection'
 import type { SourceSpec } from '../io/sourceSpec'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { RadError } from '../rad/errors'
 import type { ByteSink } from '../rad/subsetWriter'
 import type { NbytesConvention } from '../rad/types'
-import type { ExportWorkerApi } from './export.worker'
-import type { ExportJob, ExportPick } from './exportJob'
-import type { IndexStore } from './indexStore'
-import type { OpenedFile } from './protocol'
+import type { ExportWorkerApi } from '../workers/protocol'
+import type { ExportJob, ExportPick } from '../workers/protocol'
+import type { IndexStore } from '../workers/indexStore'
+import type { OpenedFile } from '../workers/protocol'
 
 export type ExportPhase = 'running' | 'done' | 'error' | 'cancelled'
 
@@ -70,7 +70,7 @@ export function exportJobOf(
 }
 
 function createExportWorker(): Worker {
-  return new Worker(new URL('./export.worker.ts', import.meta.url), { type: 'module', name: 'rad-export' })
+  return new Worker(new URL('../workers/export.worker.ts', import.meta.url), { type: 'module', name: 'rad-export' })
 }
 
 export class ExportRun {
