@@ -172,6 +172,16 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser },
   },
   {
+    // The network is I/O: only src/io calls fetch (docs/architecture.md §1).
+    files: ['src/{ui,session,workers,rad}/**/*.{ts,tsx}', 'src/main.tsx'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'fetch belongs in src/io (docs/architecture.md §1).' },
+      ],
+    },
+  },
+  {
     files: ['**/*.{js,mjs}'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { globals: globals.node },

@@ -52,7 +52,7 @@ async function expectFigures(page: Page, want: CellsJson): Promise<void> {
 test('the annotations control gives the CLI figures, the plot and the JSON with the cells keys', async ({ page }) => {
   const want = cliJson()
   await openStatsDone(page)
-  await expect(page.getByTestId('cells-hint')).toBeVisible()
+  await expect(page.getByTestId('cells-section')).toHaveCount(0)
   await page.getByTestId('annotations-input').setInputFiles([T2G, NAMES, PERMIT])
   await expect(page.getByTestId('cells-panel')).toBeVisible({ timeout: 30_000 })
   await expectFigures(page, want)

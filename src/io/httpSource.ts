@@ -190,7 +190,8 @@ export class HttpSource implements ByteSource {
   async revalidate(signal?: AbortSignal): Promise<void> {
     if (this.changed) throw this.changed
     if (this.whole) return
-    await this.fetchRange(0, Math.min(this.size, 1), signal)
+    // Two bytes, not one: sirv (vite preview's static server) answers `bytes=0-0` with the whole file.
+    await this.fetchRange(0, Math.min(this.size, 2), signal)
   }
 
   /** Small reads: from the cached aligned blocks, fetching the missing ones (each once). */

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { prewarmIndexWorker, urlSpec } from '../session'
+import { fetchFile, prewarmIndexWorker, urlSpec } from '../session'
 import type { SourceSpec } from '../session'
 import { DropChoice } from './DropChoice'
 import { readSidecars } from './dropEntries'
@@ -36,7 +36,7 @@ interface Dropped {
  */
 export function App() {
   const { session, open } = useRadSession()
-  const [sampleError, setSampleError] = useState<string | undefined>(undefined)
+  const [openError, setOpenError] = useState<string | undefined>(undefined)
   const [dropped, setDropped] = useState<Dropped | undefined>(undefined)
   const link = useDeepLink()
   const recent = useRecentFiles()
@@ -50,7 +50,7 @@ export function App() {
   const openSource = useCallback(
     (source: SourceSpec, sidecar?: File) => {
       requests.current++
-      setSampleError(undefined)
+      setOpenError(undefined)
       showUrlParam(source.kind === 'url' ? source.url : undefined)
       open(source, sidecar)
     },
@@ -69,7 +69,7 @@ export function App() {
       try {
         openSource(urlSpec(url, location.href))
       } catch (e) {
-        setSampleError(`Could not open ${url}: ${e instanceof Error ? e.message : String(e)}`)
+        setOpenError(`Could not open ${url}: ${e instanceof Error ? e.message : String(e)}`)
       }
     },
     [openSource],
@@ -113,18 +113,16 @@ export function App() {
 
   const openSample = useCallback(() => {
     const request = ++requests.current
-    setSampleError(undefined)
+    setOpenError(undefined)
     setDropped(undefined)
-    fetch(SAMPLE_URL)
-      .then(async (res) => {
-        if (!res.ok) throw new Error(`the server answered ${String(res.status)}`)
-        // A Blob handle only: the bytes are read by the workers, not here.
-        const blob = await res.blob()
-        if (request === requests.current) openFile(new File([blob], 'sample.rad', { type: 'application/octet-stream' }))
-      })
-      .catch((e: unknown) => {
-        setSampleError(`Could not load the sample file: ${e instanceof Error ? e.message : String(e)}`)
-      })
+    fetchFile(SAMPLE_URL, 'sample.rad').then(
+      (file) => {
+        if (request === requests.current) openFile(file)
+      },
+      (e: unknown) => {
+        setOpenError(`Could not load the sample file: ${e instanceof Error ? e.message : String(e)}`)
+      },
+    )
   }, [openFile])
 
   return (
@@ -146,9 +144,9 @@ export function App() {
           }}
         />
       )}
-      {sampleError && (
+      {openError && (
         <div className="notice notice-error" role="alert">
-          {sampleError}
+          {openError}
         </div>
       )}
       {dropped && (

@@ -18,7 +18,7 @@ interface Props {
 
 const KIND_NAMES = { t2g: 'transcript-to-gene map', 'gene-names': 'gene names', 'permit-list': 'permit list' }
 
-/** Cell and gene figures (docs/cells.md): the annotations control, the pass's progress, then the panel. */
+/** Cell and gene figures (docs/cells.md), once annotation files were given: the pass's progress, then the panel. */
 export function CellsSection({ cells, semantics, statsDone, fileName, onPickBarcode }: Props) {
   const why = semantics && cellsNotApplicable(semantics)
   // A bulk, scATAC or multi-barcode file: said plainly, only to someone who gave annotation files.
@@ -30,11 +30,11 @@ export function CellsSection({ cells, semantics, statsDone, fileName, onPickBarc
     ) : null
   }
   const { state } = cells
+  if (cells.files.length === 0) return null
   return (
     <section className="cells-section" aria-labelledby="cells-title" data-testid="cells-section">
       <div className="stats-head">
         <h3 id="cells-title">Cells and genes</h3>
-        <AnnotationsInput onFiles={cells.add} />
         {state?.phase === 'done' && state.reply && <SaveCellsTsv reply={state.reply} fileName={fileName} />}
       </div>
       <CellsStatus cells={cells} statsDone={statsDone} />
@@ -48,12 +48,17 @@ export function CellsSection({ cells, semantics, statsDone, fileName, onPickBarc
   )
 }
 
-function AnnotationsInput({ onFiles }: { onFiles: (files: File[]) => void }) {
+/** The annotations control, in the statistics panel's head: several files at once, any names. */
+export function AnnotationsInput({ onFiles }: { onFiles: (files: File[]) => void }) {
   const id = useId()
   return (
     <span className="annotations-input">
-      <label htmlFor={id} className="btn btn-small">
-        Add t2g, gene names, permit list…
+      <label
+        htmlFor={id}
+        className="btn btn-small"
+        title="The run’s transcript-to-gene map (t2g.tsv), and optionally gene names and the barcode permit list: UMIs, genes and mito fraction per cell. They can also be dropped with the RAD file."
+      >
+        Add t2g…
       </label>
       <input
         id={id}
@@ -72,16 +77,8 @@ function AnnotationsInput({ onFiles }: { onFiles: (files: File[]) => void }) {
 }
 
 function CellsStatus({ cells, statsDone }: { cells: CellsHandle; statsDone: boolean }) {
-  const { state, startError, files } = cells
+  const { state, startError } = cells
   if (startError) return <Alert text={`Could not start the cells pass: ${startError}`} />
-  if (files.length === 0) {
-    return (
-      <p className="cells-note" data-testid="cells-hint">
-        Give the run’s transcript-to-gene map (t2g.tsv), and optionally gene names and the barcode permit list, for
-        UMIs, genes and mito fraction per cell. Drop them with the RAD file, or add them here.
-      </p>
-    )
-  }
   if (!state) return <p className="cells-note">{statsDone ? 'Starting…' : 'Waiting for the statistics…'}</p>
   if (state.phase === 'error' && state.error) return <Alert text={state.error.message} />
   if (state.phase !== 'running') return null

@@ -31,6 +31,10 @@ export interface StatsPanelProps {
   onPickReference: (name: string) => void
   /** Shown at the end of the panel (the cells and genes: CellsSection.tsx). */
   children?: ReactNode
+  /** More controls, beside the plots' disclosure (the annotations control)… */
+  actions?: ReactNode
+  /** …or inside it, on a narrow screen, where its line is full. */
+  actionsInside?: boolean
 }
 
 /** The whole-file statistics (docs/stats.md, ADR 0004): figures, plots and top lists, all computed in the decode workers. */
@@ -70,6 +74,7 @@ export function StatsPanel(props: StatsPanelProps) {
           <span className="stats-details-label">Plots and top lists</span>
         </div>
       )}
+      {!props.actionsInside && props.actions}
       {props.children}
     </section>
   )
@@ -220,6 +225,7 @@ function StatsDetails(props: StatsPanelProps & { json: StatsJson }) {
       }}
     >
       <summary>Plots and top lists</summary>
+      {props.actionsInside && props.actions}
       <div className="stats-grid">
         {curve && curve.rank.length > 1 && <KneeFigure {...props} curve={curve} json={json} />}
         {json.alignments_per_record.length > 0 && (

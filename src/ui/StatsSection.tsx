@@ -2,7 +2,8 @@ import { useSyncExternalStore } from 'react'
 import type { StatsJson } from '../rad/stats/types'
 import type { Semantics } from '../rad/semantics'
 import type { CellsReply, RadSession } from '../session'
-import { CellsSection } from './CellsSection'
+import { AnnotationsInput, CellsSection } from './CellsSection'
+import { cellsNotApplicable } from '../session'
 import type { KneeCut } from './exportChoice'
 import { saveFile } from './saveFile'
 import { StatsPanel } from './StatsPanel'
@@ -19,6 +20,9 @@ interface Props {
   annotations: readonly File[]
   semantics: Semantics | undefined
 }
+
+/** Below this width (stats.css's narrow layout) the panel's first lines are full. */
+const NARROW_SCREEN = '(max-width: 599px)'
 
 /** The statistics panel wired to the session's statistics pass (RadSession.stats). */
 export function StatsSection(props: Props) {
@@ -50,6 +54,12 @@ export function StatsSection(props: Props) {
       onAskCutoffs={(e, f) => stats.cutoffs(e, f)}
       onPickBarcode={onPickBarcode}
       onPickReference={onPickReference}
+      actionsInside={window.matchMedia(NARROW_SCREEN).matches}
+      actions={
+        props.semantics && cellsNotApplicable(props.semantics) === undefined ? (
+          <AnnotationsInput onFiles={cells.add} />
+        ) : undefined
+      }
     >
       <CellsSection
         cells={cells}

@@ -22,9 +22,8 @@ import { statsProblem } from './sessionCache'
 import { scanFile } from './scanFile'
 import type { ScanOptions, ScanSink } from './scanFile'
 import { columnBuffersOfIndex } from './transfer'
+import { MAX_SIDECAR_BYTES } from '../io/sidecarBeside'
 
-/** A sidecar larger than this is not one (24 bytes per chunk: ten million chunks). */
-export const MAX_SIDECAR_BYTES = 256 << 20
 
 /** The sink of a scan that may start from a known index: it also hears where the index came from. */
 export interface KnownIndexSink extends ScanSink {

@@ -1,22 +1,18 @@
 /**
  * A file that changes on disk after it was opened is never called clean
  * (docs/integrity.md): the index worker's scan (scanFile) and the session, in Node,
- * with the workers on MessageChannels and the file a ChangingFile.
+ * with the real worker APIs on MessageChannels and the file a ChangingFile.
  */
-import { transfer } from 'comlink'
 import type { Remote } from 'comlink'
 import { afterEach, describe, expect, it } from 'vitest'
-import { confirmUnchanged } from '../../src/io/fileFingerprint'
 import { RadError } from '../../src/rad/errors'
 import { RadSession } from '../../src/session'
 import type { SessionState } from '../../src/session'
-import { decodeBatch, makeDecoder } from '../../src/workers/decodeBatch'
-import { filterBatch } from '../../src/workers/filterBatch'
-import type { Decoder } from '../../src/workers/decodeBatch'
-import type { DecodeApi, IndexApi, ScanEvents } from '../../src/workers/protocol'
+import { makeDecodeApi } from '../../src/workers/decodeApi'
+import { makeIndexApi } from '../../src/workers/indexApi'
+import type { ScanEvents } from '../../src/workers/protocol'
 import { scanFile } from '../../src/workers/scanFile'
 import type { ScanSink } from '../../src/workers/scanFile'
-import { chunkBuffers } from '../../src/workers/transfer'
 import { SC_READS, salmonScRna } from '../helpers/assays'
 import { ChangingFile } from '../helpers/changingFile'
 import { channelWorker, closeChannelWorkers } from '../helpers/channelWorker'
@@ -76,42 +72,34 @@ afterEach(() => {
   closeChannelWorkers()
 })
 
-/** A session whose index and decode workers read `file`; `onFirst` runs when the first screen arrives. */
+/** ScanEvents as the worker calls them: each call answers with a promise. */
+type AsyncEvents = {
+  [K in keyof ScanEvents]: (...args: Parameters<ScanEvents[K]>) => Promise<Awaited<ReturnType<ScanEvents[K]>>>
+}
+
+/** The scan's events, with `onFirst` run as the first screen arrives. */
+function hearingFirst(events: Remote<ScanEvents>, onFirst: () => void): AsyncEvents {
+  return {
+    indexSource: (source, rejected) => events.indexSource(source, rejected),
+    opened: (opened) => events.opened(opened),
+    first: (index, chunks, convention) => {
+      onFirst()
+      return events.first(index, chunks, convention)
+    },
+    index: (added, convention) => events.index(added, convention),
+    progress: (p) => events.progress(p),
+    cachedIndex: (key) => events.cachedIndex(key),
+    cacheRejected: (key, why) => events.cacheRejected(key, why),
+  }
+}
+
+/** A session whose real index and decode worker APIs read `file`; `onFirst` runs when the first screen arrives. */
 function sessionOn(file: ChangingFile, onFirst: () => void = () => undefined): RadSession {
-  const index: IndexApi = {
-    scan: (_blob, _job, scanEvents) => {
-      const events = scanEvents as unknown as Remote<ScanEvents>
-      return scanFile(file, {
-        opened: (opened) => events.opened(opened),
-        first: (ix, chunks, convention, buffers) => {
-          onFirst()
-          return events.first(transfer(ix, buffers), chunks, convention)
-        },
-        index: (added, convention, buffers) => events.index(transfer(added, buffers), convention),
-        progress: (p) => events.progress(p),
-      })
-    },
-    cancel: () => undefined,
-    holdFor: () => undefined,
-    ping: () => 0,
-  }
-  let decoder: Decoder | undefined
-  const decode: DecodeApi = {
-    open(_blob, prelude) {
-      decoder = makeDecoder(file, prelude)
-      return Promise.resolve()
-    },
-    async decode(batch, convention) {
-      if (!decoder) throw new Error('open first')
-      const chunks = await decodeBatch(decoder, batch, convention)
-      return transfer(chunks, chunkBuffers(chunks))
-    },
-    recheck: (fingerprint) => confirmUnchanged(file, fingerprint),
-    filter(batch, convention, job) {
-      if (!decoder) throw new Error('open first')
-      return filterBatch(decoder, batch, convention, job)
-    },
-  }
+  const index = makeIndexApi(() => Promise.resolve(file))
+  const scan = index.scan.bind(index)
+  index.scan = (spec, job, events, options) =>
+    scan(spec, job, hearingFirst(events as unknown as Remote<ScanEvents>, onFirst), options)
+  const decode = makeDecodeApi(() => Promise.resolve(file))
   const session = new RadSession(
     { kind: 'file', file: new File([bytes as Uint8Array<ArrayBuffer>], 'sc.rad') },
     {

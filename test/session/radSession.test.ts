@@ -1,22 +1,14 @@
 /**
- * RadSession's scheduling, end to end in Node: the real session, index scan,
- * decode pool and decode body, with the workers on MessageChannels. What is
+ * RadSession's scheduling, end to end in Node: the real session and the real
+ * index and decode worker APIs (the entries' factories), on MessageChannels. What is
  * checked is the order in which chunks reach the one decode worker.
  */
-import { transfer } from 'comlink'
-import type { Remote } from 'comlink'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BytesSource } from '../../src/io/byteSource'
-import { confirmUnchanged } from '../../src/io/fileFingerprint'
 import { RadSession } from '../../src/session'
 import type { SessionState } from '../../src/session'
 import { STALE_WANTS } from '../../src/session/chunkSchedule'
-import { decodeBatch, makeDecoder } from '../../src/workers/decodeBatch'
-import { filterBatch } from '../../src/workers/filterBatch'
-import type { Decoder } from '../../src/workers/decodeBatch'
-import type { DecodeApi, IndexApi, ScanEvents } from '../../src/workers/protocol'
-import { scanFile } from '../../src/workers/scanFile'
-import { chunkBuffers } from '../../src/workers/transfer'
+import { makeDecodeApi } from '../../src/workers/decodeApi'
+import { makeIndexApi } from '../../src/workers/indexApi'
 import { SC_READS, salmonScRna } from '../helpers/assays'
 import { channelWorker, closeChannelWorkers } from '../helpers/channelWorker'
 import { radBytes } from '../helpers/radWriter'
@@ -30,47 +22,18 @@ const bytes = radBytes(
   ),
 )
 
-/** index.worker.ts's scan, over the test file's bytes. */
+/** The index worker's real API (index.worker.ts's), over the test file. */
 function indexWorker(): Worker {
-  const api: IndexApi = {
-    scan: (_file, _job, scanEvents) => {
-      // Comlink's proxy: each call returns a promise, which the scan awaits as index.worker.ts does.
-      const events = scanEvents as unknown as Remote<ScanEvents>
-      return scanFile(new BytesSource(bytes), {
-        opened: (opened) => events.opened(opened),
-        first: (index, chunks, convention, buffers) => events.first(transfer(index, buffers), chunks, convention),
-        index: (added, convention, buffers) => events.index(transfer(added, buffers), convention),
-        progress: (p) => events.progress(p),
-      })
-    },
-    cancel: () => undefined,
-    holdFor: () => undefined,
-    ping: () => 0,
-  }
-  return channelWorker(api)
+  return channelWorker(makeIndexApi())
 }
 
-/** decode.worker.ts's body over the test file's bytes; `batches` records each call's chunks, in order. */
+/** A decode worker's real API (decode.worker.ts's); `batches` records each decode call's chunks, in order. */
 function decodeWorker(batches: number[][]): Worker {
-  let decoder: Decoder | undefined
-  const api: DecodeApi = {
-    open(_file, prelude) {
-      decoder = makeDecoder(new BytesSource(bytes), prelude)
-      return Promise.resolve()
-    },
-    async decode(batch, convention) {
-      if (!decoder) throw new Error('open first')
-      batches.push(batch.map((r) => r.chunk))
-      const chunks = await decodeBatch(decoder, batch, convention)
-      return transfer(chunks, chunkBuffers(chunks))
-    },
-    recheck(fingerprint) {
-      return confirmUnchanged(new BytesSource(bytes), fingerprint)
-    },
-    filter(batch, convention, job) {
-      if (!decoder) throw new Error('open first')
-      return filterBatch(decoder, batch, convention, job)
-    },
+  const api = makeDecodeApi()
+  const decode = api.decode.bind(api)
+  api.decode = (batch, convention, spare) => {
+    batches.push(batch.map((r) => r.chunk))
+    return decode(batch, convention, spare)
   }
   return channelWorker(api)
 }

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BytesSource } from '../../src/io/byteSource'
 import { HttpSource } from '../../src/io/httpSource'
@@ -13,7 +15,7 @@ import type { KnownIndex } from '../../src/rad/sidecar'
 import { scanOrInstall } from '../../src/workers/knownIndex'
 import type { KnownIndexSink } from '../../src/workers/knownIndex'
 import type { IndexSource } from '../../src/workers/protocol'
-import { sidecarOf, sidecarUrlOf } from '../../src/workers/sidecarBeside'
+import { sidecarOf, sidecarUrlOf } from '../../src/io/sidecarBeside'
 import { SALMON_V2 } from '../helpers/fixtures'
 import { repeatedFixture } from '../helpers/repeatedFixture'
 import { startRangeServer } from '../helpers/rangeServer'
@@ -163,5 +165,21 @@ describe('the sidecar beside a URL', () => {
   it('an unreachable server means no sidecar, without an error', async () => {
     const spec = { kind: 'url' as const, url: 'http://127.0.0.1:9/runs/map.rad' }
     expect(await sidecarOf(spec, undefined)).toBeUndefined()
+  })
+
+  it("a host's HTML page for an unknown path (vite preview, single-page hosts) is no sidecar, and nothing is said", async () => {
+    const html = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+      res.end('<!doctype html><title>RAD Viewer</title>')
+    })
+    await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = html.address() as AddressInfo
+      expect(await sidecarOf({ kind: 'url', url: `http://127.0.0.1:${String(port)}/sample.rad` }, undefined)).toBe(
+        undefined,
+      )
+    } finally {
+      await new Promise((resolve) => html.close(resolve))
+    }
   })
 })

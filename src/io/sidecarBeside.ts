@@ -3,16 +3,16 @@
  * `https://host/runs/map.rad` also GETs `https://host/runs/map.rad.rdx`, once,
  * whole and without a Range (a sidecar is small: 24 bytes per chunk). No
  * sidecar there — a 404, any other status, a CORS refusal, a network error,
- * a body too large for one, a server that sends nothing for SIDECAR_WAIT_MS —
+ * a body too large for one, an HTML page (a host's fallback for unknown paths), a server that
+ * sends nothing for SIDECAR_WAIT_MS —
  * means only that the file is scanned, and nobody is told. A sidecar found is
  * checked against the file like a dropped one (knownIndex.ts).
  */
-import { BlobSource } from '../io/blobSource'
-import { BytesSource } from '../io/byteSource'
-import type { ByteSource } from '../io/byteSource'
-import { StallWatch, readBodyUpTo, urlFileName } from '../io/httpSource'
-import type { SourceSpec } from '../io/sourceSpec'
-import { MAX_SIDECAR_BYTES } from './knownIndex'
+import { BlobSource } from './blobSource'
+import { BytesSource } from './byteSource'
+import type { ByteSource } from './byteSource'
+import { StallWatch, readBodyUpTo, urlFileName } from './httpSource'
+import type { SourceSpec } from './sourceSpec'
 
 /**
  * Opening waits for the sidecar (ADR 0005): a request that receives nothing for 3 s (no
@@ -20,6 +20,9 @@ import { MAX_SIDECAR_BYTES } from './knownIndex'
  * (24 bytes a chunk), so a server that answers at all sends it well within this.
  */
 export const SIDECAR_WAIT_MS = 3_000
+
+/** A sidecar larger than this is not one (24 bytes per chunk: ten million chunks). */
+export const MAX_SIDECAR_BYTES = 256 << 20
 
 /** The sidecar's address: `.rdx` added to the path; the query (a token, a signature) kept, the fragment dropped. */
 export function sidecarUrlOf(url: string): string {
@@ -45,7 +48,9 @@ export async function fetchSidecarBeside(
     }
     const res = await fetch(sidecarUrlOf(url), init)
     watch.arm()
-    if (res.status !== 200) {
+    // A static host that answers every unknown path with its index.html (vite preview, many
+    // single-page hosts) has no sidecar there.
+    if (res.status !== 200 || isHtml(res)) {
       await res.body?.cancel()
       return undefined
     }
@@ -58,6 +63,10 @@ export async function fetchSidecarBeside(
   } finally {
     watch.stop()
   }
+}
+
+function isHtml(res: Response): boolean {
+  return /^\s*text\/html\b/i.test(res.headers.get('Content-Type') ?? '')
 }
 
 /**
