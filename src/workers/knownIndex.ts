@@ -24,7 +24,6 @@ import type { ScanOptions, ScanSink } from './scanFile'
 import { columnBuffersOfIndex } from './transfer'
 import { MAX_SIDECAR_BYTES } from '../io/sidecarBeside'
 
-
 /** The sink of a scan that may start from a known index: it also hears where the index came from. */
 export interface KnownIndexSink extends ScanSink {
   indexSource(source: IndexSource, rejected: string | undefined): unknown
