@@ -3,7 +3,7 @@ import { fingerprintKey } from '../session'
 import type { RadSession, SessionState } from '../session'
 import { hasPosition } from './deepLink'
 import type { LinkState } from './deepLink'
-import type { ViewPosition } from './RecordTable'
+import type { ViewPosition } from './useTableFollow'
 import type { DeepLink } from './useDeepLink'
 
 /** The record a link shows: its `record`, else the first of its `chunk`, else its `open`; undefined until the index reaches it. */
