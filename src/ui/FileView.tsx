@@ -1,21 +1,19 @@
 import { useCallback, useId, useMemo, useState } from 'react'
 import type { RadSession } from '../session'
 import { ChunkList } from './ChunkList'
-import { CopyLink } from './CopyLink'
 import { ErrorBanner } from './ErrorBanner'
 import { ErrorBoundary } from './ErrorBoundary'
-import { ExportButton } from './ExportDialog'
 import type { KneeCut } from './exportChoice'
 import { FilterPanel } from './FilterPanel'
 import { FilePanel } from './FilePanel'
-import { GotoControls } from './GotoControls'
 import { IndexStatus } from './IndexStatus'
 import { IntegrityPanel } from './IntegrityPanel'
 import { RecordTable } from './RecordTable'
+import { RecordsBar } from './RecordsBar'
 import { StatsSection } from './StatsSection'
-import type { JumpRequest } from './useTableFollow'
 import type { DeepLink } from './useDeepLink'
 import { useSessionState } from './useRadSession'
+import { useFileNavigation } from './useFileNavigation'
 import { useFilterState, useRecordFilter } from './useRecordFilter'
 import { useSessionLink } from './useSessionLink'
 import { useFilterToLink, useLinkedFilter } from './useLinkedFilter'
@@ -50,8 +48,7 @@ function CancelledEarly({ onOpenAgain }: { onOpenAgain: () => void }) {
 /** Everything shown for one open file. Mounted fresh (keyed) for every file. */
 export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Props) {
   const state = useSessionState(session)
-  const [jump, setJump] = useState<JumpRequest | undefined>(undefined)
-  const [cursorChunk, setCursorChunk] = useState(-1)
+  const { jump, cursorChunk, setCursorChunk, goRecord, goChunk, goIssue } = useFileNavigation(session)
   const [sidebarOpen, setSidebarOpen] = useState(() => !window.matchMedia(NARROW_SCREEN).matches)
   const sidebarId = useId()
   const filterId = useId()
@@ -60,32 +57,8 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
   const filterState = useFilterState(filter.run)
   const [kneeCut, setKneeCut] = useState<KneeCut | undefined>(undefined)
 
-  const goRecord = useCallback((record: number, open?: number) => {
-    setJump((j) => ({ record, open, seq: (j?.seq ?? 0) + 1 }))
-  }, [])
   const linked = useSessionLink(session, state, link, goRecord, onFingerprint)
   useLinkedFilter(link, state, linked.fp, filter)
-  const goChunk = useCallback(
-    (chunk: number) => {
-      setCursorChunk(chunk)
-      goRecord(Math.min(session.index.firstRecord(chunk), Math.max(0, session.index.records - 1)))
-    },
-    [session, goRecord],
-  )
-  /** From the integrity panel: a problem past the indexed chunks shows the last records before it. */
-  const goIssue = useCallback(
-    (chunk: number) => {
-      const count = session.index.count
-      if (count === 0) return
-      if (chunk < count) {
-        goChunk(chunk)
-        return
-      }
-      setCursorChunk(count - 1)
-      goRecord(Math.max(0, session.index.records - 1))
-    },
-    [session, goChunk, goRecord],
-  )
   const cancel = useCallback(() => {
     session.cancel()
   }, [session])
@@ -121,54 +94,18 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
       )}
       {opened && semantics && (
         <>
-          <div className="records-bar">
-            <button
-              type="button"
-              className="btn btn-small sidebar-toggle"
-              data-testid="sidebar-toggle"
-              aria-expanded={sidebarOpen}
-              aria-controls={sidebarId}
-              onClick={() => {
-                setSidebarOpen((open) => !open)
-              }}
-            >
-              <span aria-hidden="true">{sidebarOpen ? '◂' : '▸'}</span> File &amp; chunks
-            </button>
-            <button
-              type="button"
-              className="btn btn-small filter-toggle"
-              data-testid="filter-toggle"
-              aria-expanded={filter.shown}
-              aria-controls={filter.shown ? filterId : undefined}
-              onClick={() => {
-                filter.setShown(!filter.shown)
-                // Opened by its toggle, the bar's first field takes the focus once it is drawn.
-                if (!filter.shown) {
-                  requestAnimationFrame(() => document.getElementById(filterId)?.querySelector('input')?.focus())
-                }
-              }}
-            >
-              <span aria-hidden="true">{filter.shown ? '▾' : '▸'}</span> Filter records
-            </button>
-            <GotoControls
-              records={state.records}
-              chunks={state.chunks}
-              indexing={state.phase === 'indexing'}
-              onRecord={goRecord}
-              onChunk={goChunk}
-            />
-            <ExportButton
-              session={session}
-              fileName={state.fileName}
-              cut={kneeCut}
-              context={{
-                filter: filterState && filterState.phase !== 'error' ? filterState.filter : undefined,
-                chunks: state.chunks,
-                indexed: state.phase === 'done' || (state.phase === 'error' && state.chunks > 0),
-              }}
-            />
-            <CopyLink beforeCopy={link.flush} />
-          </div>
+          <RecordsBar
+            session={session}
+            state={state}
+            sidebar={{ open: sidebarOpen, id: sidebarId, setOpen: setSidebarOpen }}
+            filter={filter}
+            filterId={filterId}
+            filterState={filterState}
+            kneeCut={kneeCut}
+            onRecord={goRecord}
+            onChunk={goChunk}
+            beforeCopy={link.flush}
+          />
           {filter.shown && (
             <FilterPanel
               id={filterId}
