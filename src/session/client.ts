@@ -33,6 +33,8 @@ import { IndexWorkerLink, checkBeside } from './indexWorkerLink'
 import type { OpenedFile, ScanEvents, ScanSummary } from '../workers/protocol'
 import { SessionStore } from './sessionStore'
 import { StatsRun } from './statsRun'
+import { CellsRun, NO_CELLS, cellsJobOf } from './cellsRun'
+import { DEFAULT_MITO } from '../rad/cells'
 import { statsWaitForAsk } from './statsOnOpen'
 import { cacheEntry, statsFromJson } from '../workers/sessionCache'
 import type { IndexCache } from '../workers/sessionCache'
@@ -95,6 +97,8 @@ export class RadSession {
   private readonly indexCache: IndexCache | undefined
   private readonly fresh: boolean
   private readonly onRescan: ((because: string | undefined) => void) | undefined
+  /** The latest cells pass (startCells). */
+  private cells: CellsRun | undefined
   /** Set once a known index was found to disagree with the file: the session is being replaced. */
   private dropping = false
 
@@ -437,11 +441,33 @@ export class RadSession {
     return new ExportRun(this.source, exportJobOf(opened, this.index, convention, format, pick), sink)
   }
 
+  /**
+   * Starts the cells pass over the knee's cells (cellsRun.ts, docs/cells.md) with the annotation
+   * files given, replacing any earlier one; rejects until the statistics are done.
+   */
+  async startCells(files: File[], mito: string = DEFAULT_MITO): Promise<CellsRun> {
+    const { opened } = this
+    const { convention } = this.store.current
+    const view = this.stats.getState()
+    const json = view.report?.json
+    if (!opened || !convention || !json || view.phase !== 'done' || this.disposed) {
+      throw new Error('cell figures need the statistics first')
+    }
+    const knee = json.cutoffs?.knee
+    const cut = knee
+      ? { cells: await this.stats.barcodesAtLeast(knee.minCount), cutoff: 'knee', minReads: knee.minCount }
+      : NO_CELLS
+    this.cells?.cancel()
+    this.cells = new CellsRun(this.source, cellsJobOf(opened, this.index, convention, cut, files, mito))
+    return this.cells
+  }
+
   /** Terminates every worker of this file and forgets its data. */
   dispose(): void {
     if (this.disposed) return
     this.disposed = true
     this.stats.dispose()
+    this.cells?.cancel()
     this.indexWorker.terminate()
     this.pool.dispose()
     this.cache.clear()

@@ -4,32 +4,28 @@
  * calls back for every piece of output; the page's sink (a file the user
  * picked, or a capped Blob: ui/exportSinks.ts) writes it, and the worker
  * waits for each write, so neither side holds the export (ADR 0006).
- * Cancel terminates the worker: nothing of it keeps running.
+ * Cancel terminates the worker: nothing of it keeps running (workerRun.ts).
  */
 import { proxy, wrap } from 'comlink'
 import '../workers/comlinkErrors'
 import type { ExportFormat, ExportSummary } from '../io/exportSelection'
 import type { SourceSpec } from '../io/sourceSpec'
 import type { ChunkIndex } from '../rad/chunkIndex'
-import { RadError } from '../rad/errors'
 import type { ByteSink } from '../rad/subsetWriter'
 import type { NbytesConvention } from '../rad/types'
 import type { ExportWorkerApi } from '../workers/protocol'
 import type { ExportJob, ExportPick } from '../workers/protocol'
 import type { IndexStore } from '../workers/indexStore'
 import type { OpenedFile } from '../workers/protocol'
+import { WorkerRun } from './workerRun'
+import type { RunPhase, RunState } from './workerRun'
 
-export type ExportPhase = 'running' | 'done' | 'error' | 'cancelled'
+export type ExportPhase = RunPhase
 
-export interface ExportState {
-  phase: ExportPhase
-  /** Chunks of the selection walked so far, of `total`. */
-  visited: number
-  total: number | undefined
+export interface ExportState extends RunState {
   /** Bytes written so far. */
   bytes: number
   summary: ExportSummary | undefined
-  error: Error | undefined
 }
 
 /** The session's index as one ChunkIndex (24 bytes a chunk), for the export worker. */
@@ -73,23 +69,8 @@ function createExportWorker(): Worker {
   return new Worker(new URL('../workers/export.worker.ts', import.meta.url), { type: 'module', name: 'rad-export' })
 }
 
-export class ExportRun {
-  private state: ExportState = {
-    phase: 'running',
-    visited: 0,
-    total: undefined,
-    bytes: 0,
-    summary: undefined,
-    error: undefined,
-  }
-  private readonly listeners = new Set<() => void>()
-  private readonly worker: Worker
-  private settle: ((e: Error) => void) | undefined
-  /** Resolves with the summary once every byte went to the sink; rejects on an error or a cancel. */
-  readonly done: Promise<ExportSummary>
-
+export class ExportRun extends WorkerRun<ExportState, ExportSummary> {
   constructor(spec: SourceSpec, job: ExportJob, sink: ByteSink, createWorker: () => Worker = createExportWorker) {
-    this.worker = createWorker()
     let bytes = 0
     const counted: ByteSink = {
       write: async (b) => {
@@ -98,52 +79,18 @@ export class ExportRun {
       },
       patch: (at, b) => sink.patch(at, b),
     }
-    const progress = (visited: number, total: number | undefined): void => {
-      if (this.state.phase === 'running') this.update({ visited, total, bytes })
-    }
-    const stopped = new Promise<never>((_, reject) => {
-      this.settle = reject
-      this.worker.onerror = (e) => {
-        e.preventDefault()
-        reject(new RadError('WORKER_FAILED', `the export worker stopped (${e.message || 'it crashed'})`))
-      }
-    })
-    const api = wrap<ExportWorkerApi>(this.worker)
-    const run = api.run(spec, job, proxy(counted), proxy(progress))
-    this.done = Promise.race([run, stopped]).then(
-      (summary) => {
-        this.finish({ phase: 'done', summary, bytes, visited: this.state.total ?? this.state.visited })
-        return summary
+    const initial = { phase: 'running', visited: 0, total: undefined, bytes: 0, summary: undefined, error: undefined }
+    super(
+      initial as ExportState,
+      createWorker(),
+      'export',
+      (worker) => {
+        const progress = (visited: number, total: number | undefined): void => {
+          this.progress({ visited, total, bytes })
+        }
+        return wrap<ExportWorkerApi>(worker).run(spec, job, proxy(counted), proxy(progress))
       },
-      (e: unknown) => {
-        const error = e instanceof Error ? e : new Error(String(e))
-        if (this.state.phase === 'running') this.finish({ phase: 'error', error, bytes })
-        throw error
-      },
+      (summary) => ({ summary, bytes, visited: this.getState().total ?? this.getState().visited }),
     )
-  }
-
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
-
-  readonly getState = (): ExportState => this.state
-
-  private update(patch: Partial<ExportState>): void {
-    this.state = { ...this.state, ...patch }
-    for (const l of this.listeners) l()
-  }
-
-  private finish(patch: Partial<ExportState>): void {
-    this.worker.terminate()
-    this.update(patch)
-  }
-
-  /** Stops the export: the worker is terminated and `done` rejects with CANCELLED. */
-  cancel(): void {
-    if (this.state.phase !== 'running') return
-    this.finish({ phase: 'cancelled' })
-    this.settle?.(new RadError('CANCELLED', 'the export was cancelled'))
   }
 }

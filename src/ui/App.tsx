@@ -76,6 +76,7 @@ export function App() {
             }}
             onReopen={openFile}
             link={link}
+            annotations={dropped?.plan.annotations}
             onFingerprint={(fp) => {
               if (session.source.kind === 'file' && session.source.file instanceof File) {
                 recent.remember(session.source.file, fp)

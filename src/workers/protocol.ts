@@ -18,7 +18,7 @@ import type { DroppedSection, HashedFingerprint } from '../rad/sidecar'
 import type { IntegrityIssue, IntegrityStatus } from '../rad/integrity'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { ExportFormat, ExportSummary } from '../io/exportSelection'
-import type { AnnotationFiles, CellsCut, CellsResult } from '../rad/cells'
+import type { CellsCut, CellsResult, SortedAnnotations } from '../rad/cells'
 import type { CompiledFilter, RecordFilter } from '../rad/recordFilter'
 import type { BarcodeSet, Cutoff, StatsJson, StatsState } from '../rad/stats'
 import type { RankCurve } from '../rad/stats/logDownsample'
@@ -263,8 +263,15 @@ export interface CellsJob {
   /** A .sz file's frame table, as the index worker walked it. */
   frames?: SnappyFrameTable | undefined
   cut: CellsCut
-  /** The files as the user gave them (gzip allowed). */
-  files: AnnotationFiles
+  /** The annotation files as the user gave them, under any names, gzip allowed: sorted by content. */
+  files: File[]
+  /** The mito pattern on gene labels (DEFAULT_MITO unless the user gave one). */
+  mito: string
+}
+
+/** The cells pass's figures, and what each given file was taken for. */
+export interface CellsReply extends CellsResult {
+  files: SortedAnnotations['kinds']
 }
 
 export interface CellsWorkerApi {
@@ -272,7 +279,7 @@ export interface CellsWorkerApi {
     spec: SourceSpec,
     job: CellsJob,
     onProgress: (visited: number, total: number | undefined) => void,
-  ): Promise<CellsResult>
+  ): Promise<CellsReply>
 }
 
 /** What a decode worker exposes: decoding (protocol.ts) and the statistics pass (protocol.ts). */
