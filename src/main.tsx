@@ -1,9 +1,9 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { App } from './ui/App'
-import { ErrorBoundary } from './ui/ErrorBoundary'
-import { registerServiceWorker } from './ui/serviceWorker'
-import { applyTheme, loadTheme } from './ui/theme'
+import { App } from './ui/layout/App'
+import { ErrorBoundary } from './ui/layout/ErrorBoundary'
+import { registerServiceWorker } from './ui/layout/serviceWorker'
+import { applyTheme, loadTheme } from './ui/layout/theme'
 import './ui/app.css'
 
 // Before the first render, so a remembered dark theme never flashes light.

@@ -1,20 +1,30 @@
 import { RadError, fmtInt } from '../rad/errors'
+import { BlockCache } from './blockCache'
 import type { ByteSource } from './byteSource'
 import { throwIfAborted } from './byteSource'
+import {
+  EXPOSE_HEADERS,
+  NetworkFailure,
+  TransientStatus,
+  corsMessage,
+  emptyOrRefused,
+  fetchFailed,
+  otherBytes,
+  policyMessage,
+  redirectNote,
+  refusedByPolicy,
+  span,
+  stalledMessage,
+  statusError,
+  unreachableMessage,
+  watchPolicyRefusals,
+} from './httpMessages'
+import type { RemoteVersion } from './httpWire'
+import { StallWatch, baseHref, parseContentRange, readBodyUpTo, responseVersion, sleep, urlFileName } from './httpWire'
 
-/**
- * What identifies one version of a remote file: its size and whichever of
- * ETag / Last-Modified the server sends. Every response is compared with the
- * version seen first; any difference stops the reads (FILE_CHANGED), so bytes
- * of two versions are never mixed.
- */
-export interface RemoteVersion {
-  size: number
-  etag?: string
-  lastModified?: string
-  /** The server ignores Range: every source on this URL reads the whole body (at most WHOLE_BODY_LIMIT). */
-  wholeBody?: boolean
-}
+export { isFetchFailure } from './httpMessages'
+export type { RemoteVersion } from './httpWire'
+export { StallWatch, parseContentRange, readBodyUpTo, urlFileName } from './httpWire'
 
 export interface HttpSourceOptions {
   /** Small reads are served from aligned blocks of this size (default BLOCK_BYTES). */
@@ -62,39 +72,11 @@ export const WHOLE_BODY_LIMIT = 64 << 20
 const CACHED_BLOCKS = 16
 const RETRIES = 4
 const RETRY_BASE_MS = 250
-/** A Retry-After longer than this is not waited for. */
-const MAX_RETRY_WAIT_MS = 10_000
 /**
  * 30 s without a byte (before the answer, or between two parts of its body): the server
  * stopped sending (ADR 0005). Not retried: the page says so and offers Retry.
  */
 export const STALL_MS = 30_000
-/**
- * After a fetch the browser refused, how long its Content-Security-Policy violation event may
- * take: Chromium fires it within a task of the rejection (measured: under 1 ms).
- */
-const POLICY_EVENT_MS = 50
-
-/**
- * What the browser can only tell as "failed to fetch": the server is down, it does not allow
- * this page (CORS), or the page's own policy refused the address. `midBody`: the answer had
- * begun and the connection broke off in its middle (then CORS and the policy are not the cause).
- */
-class NetworkFailure extends Error {
-  readonly midBody: boolean
-  constructor(message: string, midBody: boolean) {
-    super(message)
-    this.midBody = midBody
-  }
-}
-/** A status worth asking again (5xx, 429). */
-class TransientStatus extends Error {
-  readonly waitMs: number | undefined
-  constructor(message: string, waitMs: number | undefined) {
-    super(message)
-    this.waitMs = waitMs
-  }
-}
 
 /**
  * A file on a web server, read with HTTP Range requests (`Range: bytes=a-b`),
@@ -112,7 +94,7 @@ export class HttpSource implements ByteSource {
   readonly version: RemoteVersion
   private readonly opts: Required<Omit<HttpSourceOptions, 'version' | 'fetch'>>
   private readonly fetchFn: typeof fetch
-  private readonly blocks = new Map<number, Promise<Uint8Array>>()
+  private readonly blocks: BlockCache
   /** The whole file, when the server ignores Range and the file is small. */
   private whole: Uint8Array | undefined
   private changed: RadError | undefined
@@ -133,6 +115,8 @@ export class HttpSource implements ByteSource {
       wholeBodyLimit: opts.wholeBodyLimit ?? WHOLE_BODY_LIMIT,
       stallMs: opts.stallMs ?? STALL_MS,
     }
+    const bs = this.opts.blockSize
+    this.blocks = new BlockCache(bs, CACHED_BLOCKS, (b) => this.fetchRange(b * bs, Math.min(this.size, (b + 1) * bs)))
   }
 
   /**
@@ -152,15 +136,9 @@ export class HttpSource implements ByteSource {
       source.whole = first.whole
       return source
     }
-    const bs = source.opts.blockSize
-    // Whole blocks only (or up to the end of the file): a block cached short would read as zeros.
-    const got = first.bytes.length
-    const kept = got === source.size ? got : got - (got % bs)
-    for (let at = 0; at < kept; at += bs) {
-      source.blocks.set(at / bs, Promise.resolve(first.bytes.subarray(at, Math.min(first.bytes.length, at + bs))))
-    }
+    source.blocks.seed(first.bytes, source.size)
     // The fingerprint's tail, asked for now so that it arrives with the first records.
-    if (source.size > 0) void source.block(Math.floor((source.size - 1) / bs))
+    if (source.size > 0) void source.blocks.block(Math.floor((source.size - 1) / source.opts.blockSize))
     return source
   }
 
@@ -175,8 +153,8 @@ export class HttpSource implements ByteSource {
     if (this.changed) throw this.changed
     if (this.whole) return this.whole.slice(offset, end)
     const bytes =
-      end - offset < this.opts.blockSize || this.cached(offset, end)
-        ? await this.readBlocks(offset, end)
+      end - offset < this.opts.blockSize || this.blocks.has(offset, end)
+        ? await this.blocks.read(offset, end)
         : await this.readLarge(offset, end, signal)
     throwIfAborted(signal)
     return bytes
@@ -192,51 +170,6 @@ export class HttpSource implements ByteSource {
     if (this.whole) return
     // Two bytes, not one: sirv (vite preview's static server) answers `bytes=0-0` with the whole file.
     await this.fetchRange(0, Math.min(this.size, 2), signal)
-  }
-
-  /** Small reads: from the cached aligned blocks, fetching the missing ones (each once). */
-  private async readBlocks(offset: number, end: number): Promise<Uint8Array> {
-    const bs = this.opts.blockSize
-    const firstBlock = Math.floor(offset / bs)
-    const lastBlock = Math.floor((end - 1) / bs)
-    const parts: Promise<Uint8Array>[] = []
-    for (let b = firstBlock; b <= lastBlock; b++) parts.push(this.block(b))
-    const blocks = await Promise.all(parts)
-    const out = new Uint8Array(end - offset)
-    blocks.forEach((bytes, i) => {
-      const blockStart = (firstBlock + i) * bs
-      const from = Math.max(offset, blockStart)
-      const to = Math.min(end, blockStart + bytes.length)
-      if (to > from) out.set(bytes.subarray(from - blockStart, to - blockStart), from - offset)
-    })
-    return out
-  }
-
-  /** Whether every block of [offset, end) is cached or on its way. */
-  private cached(offset: number, end: number): boolean {
-    const bs = this.opts.blockSize
-    for (let b = Math.floor(offset / bs); b <= Math.floor((end - 1) / bs); b++) if (!this.blocks.has(b)) return false
-    return true
-  }
-
-  private block(b: number): Promise<Uint8Array> {
-    const cached = this.blocks.get(b)
-    if (cached) {
-      // Most recently used last: the Map's order is the eviction order.
-      this.blocks.delete(b)
-      this.blocks.set(b, cached)
-      return cached
-    }
-    const start = b * this.opts.blockSize
-    const bytes = this.fetchRange(start, Math.min(this.size, start + this.opts.blockSize))
-    this.blocks.set(b, bytes)
-    bytes.catch(() => this.blocks.delete(b))
-    while (this.blocks.size > CACHED_BLOCKS) {
-      const oldest = this.blocks.keys().next().value
-      if (oldest === undefined) break
-      this.blocks.delete(oldest)
-    }
-    return bytes
   }
 
   /** Large reads: split into requests of at most maxRequestBytes, all in flight together. */
@@ -488,282 +421,5 @@ export class HttpSource implements ByteSource {
   private release(): void {
     this.inFlight--
     this.waiting.shift()?.()
-  }
-}
-
-/** The headers a server must expose for this page to read ranges from another origin. */
-const EXPOSE_HEADERS = '`Access-Control-Expose-Headers: Content-Range, Content-Length, ETag, Last-Modified`'
-
-function corsMessage(url: string): string {
-  const origin = baseHref() ? new URL(baseHref() ?? '').origin : 'this page'
-  return (
-    `the server at ${new URL(url).host} answered, but it does not allow this page to read the file (CORS). ` +
-    `To open it here, the server must send \`Access-Control-Allow-Origin: ${origin}\` (or \`*\`) and ${EXPOSE_HEADERS}, ` +
-    'and answer the preflight OPTIONS request with `Access-Control-Allow-Headers: Range`. ' +
-    '`rad serve` does this for you'
-  )
-}
-
-function unreachableMessage(url: string, why: string): string {
-  return `could not reach ${new URL(url).host} (${why}). Is the server running, and is the address right?`
-}
-
-/** The page's own Content-Security-Policy refused the address (index.html's connect-src, docs/adr/0005). */
-function policyMessage(url: string): string {
-  return (
-    `this page's own security policy (Content-Security-Policy, connect-src) does not allow it to connect to ${new URL(url).origin}. ` +
-    'The viewer may read https:// addresses, and http:// ones only on this machine (127.0.0.1, localhost): ' +
-    'use an https:// address, or `rad serve` on the server and `ssh -L` to reach it here'
-  )
-}
-
-function stalledMessage(url: string, ms: number): string {
-  const wait = ms >= 1000 ? `${String(Math.round(ms / 1000))} s` : `${String(ms)} ms`
-  return `the server stopped sending: nothing arrived from ${new URL(url).host} for ${wait}`
-}
-
-/** ` (after a redirect to HOST)` when the answer came from another address than the one asked. */
-function redirectNote(res: Response): string {
-  if (!res.redirected || res.url === '') return ''
-  return ` (after a redirect to ${new URL(res.url).host})`
-}
-
-function statusError(res: Response, offset: number, asked: string): Error {
-  const what = `${String(res.status)}${res.statusText ? ` ${res.statusText}` : ''}`
-  const redirected = res.redirected && res.url !== ''
-  const final = new URL(redirected ? res.url : asked)
-  const answer = `${what}${redirected ? `, after a redirect from ${new URL(asked).host}` : ''}`
-  const waitMs = retryAfterMs(res.headers.get('Retry-After'))
-  if (res.status >= 500) return new TransientStatus(`server error: ${final.host} answered ${answer}`, waitMs)
-  if (res.status === 429) return new TransientStatus(`the server is busy: ${final.host} answered ${answer}`, waitMs)
-  if (res.status === 404 || res.status === 410) {
-    return fetchFailed(
-      `no such file on that server: ${final.host} has nothing at ${final.pathname} (${answer}). Check the address`,
-      offset,
-    )
-  }
-  if (res.status === 401 || res.status === 403) {
-    return fetchFailed(
-      `access refused: ${final.host} answered ${answer}; links that need a login cannot be opened here`,
-      offset,
-    )
-  }
-  return fetchFailed(`${final.host} answered ${answer}`, offset)
-}
-
-/** `a–b` for the bytes [start, end). */
-function span(start: number, end: number): string {
-  return `${fmtInt(start)}–${fmtInt(end - 1)}`
-}
-
-/**
- * A 206 holding other bytes than those asked for: "asked for 0–65,535, got 1,000–66,535".
- * `came`: how many bytes the body held, once read ('more': more than asked).
- */
-function otherBytes(
-  start: number,
-  end: number,
-  range: { start: number; end: number | undefined } | undefined,
-  came?: number | 'more',
-): RadError {
-  const got = range?.end !== undefined ? span(range.start, range.end + 1) : 'no Content-Range'
-  const body =
-    came === undefined ? '' : came === 'more' ? ', and more bytes than that came' : `, and ${fmtInt(came)} bytes came`
-  return fetchFailed(`the server sent other bytes than asked: asked for ${span(start, end)}, got ${got}${body}`, start)
-}
-
-/**
- * A 416 to the opening request: an empty file (`Content-Range: bytes &#42;/0`, as nginx and
- * `rad serve` answer), or a server refusing the first bytes of a file it has.
- */
-function emptyOrRefused(res: Response, asked: number): { version: RemoteVersion; bytes: Uint8Array } {
-  const total = parseContentRange(res.headers.get('Content-Range'))?.total
-  if (total === 0) return { version: { ...responseVersion(res, 0), size: 0 }, bytes: new Uint8Array(0) }
-  const size =
-    total === undefined ? 'without saying the file’s size' : `although it says the file has ${fmtInt(total)} bytes`
-  throw fetchFailed(
-    `the server refused the first byte range, ${span(0, asked)} (416 Range Not Satisfiable), ${size}${redirectNote(res)}`,
-    0,
-  )
-}
-
-/**
- * A URL that could not be read: never "changed" (that is FILE_CHANGED, from a differing
- * version). The offset is named past byte 0 only: at 0 the file could not be opened at all.
- */
-function fetchFailed(why: string, offset: number): RadError {
-  return new RadError('FETCH_FAILED', why, offset > 0 ? offset : undefined)
-}
-
-/** Whether `e` is a URL that could not be read (FETCH_FAILED): about the server or the network, not the file. */
-export function isFetchFailure(e: unknown): boolean {
-  return e instanceof RadError && e.code === 'FETCH_FAILED'
-}
-
-function retryAfterMs(header: string | null): number | undefined {
-  if (header === null) return undefined
-  const seconds = Number(header)
-  if (!Number.isFinite(seconds) || seconds < 0) return undefined
-  return Math.min(seconds * 1000, MAX_RETRY_WAIT_MS)
-}
-
-function responseVersion(res: Response, size: number): RemoteVersion {
-  const version: RemoteVersion = { size }
-  const etag = res.headers.get('ETag')
-  const lastModified = res.headers.get('Last-Modified')
-  if (etag) version.etag = etag
-  if (lastModified) version.lastModified = lastModified
-  const range = parseContentRange(res.headers.get('Content-Range'))
-  if (range?.total !== undefined) version.size = range.total
-  return version
-}
-
-/** `bytes 0-99/1234` → {start: 0, end: 99, total: 1234}; `bytes &#42;/1234` → total 1234, no start or end. */
-export function parseContentRange(
-  header: string | null,
-): { start: number; end: number | undefined; total: number | undefined } | undefined {
-  const m = header ? /^bytes\s+(?:(\d+)-(\d+)|\*)\/(\d+|\*)$/i.exec(header.trim()) : null
-  if (!m) return undefined
-  return {
-    start: m[1] === undefined ? NaN : Number(m[1]),
-    end: m[2] === undefined ? undefined : Number(m[2]),
-    total: m[3] === '*' || m[3] === undefined ? undefined : Number(m[3]),
-  }
-}
-
-/**
- * The body, or undefined as soon as it grows past `limit` bytes (the rest is not read).
- * `onBytes` hears of each part as it arrives (a StallWatch is re-armed by it).
- */
-export async function readBodyUpTo(
-  res: Response,
-  limit: number,
-  signal?: AbortSignal,
-  onBytes?: () => void,
-): Promise<Uint8Array | undefined> {
-  if (!res.body) return new Uint8Array(0)
-  const reader = res.body.getReader()
-  const parts: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    throwIfAborted(signal)
-    const { value, done } = await reader.read()
-    if (done) break
-    onBytes?.()
-    total += value.length
-    if (total > limit) {
-      await reader.cancel()
-      return undefined
-    }
-    parts.push(value)
-  }
-  const out = new Uint8Array(total)
-  let pos = 0
-  for (const p of parts) {
-    out.set(p, pos)
-    pos += p.length
-  }
-  return out
-}
-
-/**
- * Fails a request that receives nothing for `ms` (ADR 0005): armed when it is sent, armed
- * again by each part of the answer. Its `signal` aborts the fetch, as the caller's does.
- */
-export class StallWatch {
-  readonly signal: AbortSignal
-  /** The wait ran out: the request was aborted for silence, not cancelled. */
-  stalled = false
-  private readonly ms: number
-  private readonly controller = new AbortController()
-  private timer: ReturnType<typeof setTimeout> | undefined
-
-  constructor(ms: number, outer?: AbortSignal) {
-    this.ms = ms
-    this.signal = outer ? AbortSignal.any([outer, this.controller.signal]) : this.controller.signal
-    this.arm()
-  }
-
-  /** Something arrived: the wait starts again. */
-  arm(): void {
-    clearTimeout(this.timer)
-    this.timer = setTimeout(() => {
-      this.stalled = true
-      this.controller.abort(new DOMException('the server stopped sending', 'TimeoutError'))
-    }, this.ms)
-  }
-
-  stop(): void {
-    clearTimeout(this.timer)
-  }
-}
-
-/** Origins this thread's Content-Security-Policy refused to connect to (securitypolicyviolation events). */
-const policyRefused = new Set<string>()
-let policyWatched = false
-
-/** Starts listening for the policy's refusals, once, where there are such events (a page or a worker). */
-function watchPolicyRefusals(): void {
-  const scope = globalThis as unknown as Partial<EventTarget>
-  if (policyWatched || typeof scope.addEventListener !== 'function') return
-  policyWatched = true
-  scope.addEventListener('securitypolicyviolation', (ev) => {
-    const blocked = (ev as Event & { blockedURI?: string }).blockedURI
-    if (!blocked) return
-    try {
-      policyRefused.add(new URL(blocked).origin)
-    } catch {
-      // 'inline', 'eval' and the like: not an address.
-    }
-  })
-}
-
-/**
- * Whether the page's own Content-Security-Policy refused `url` (connect-src): the browser says
- * so only by a violation event, which follows the failed fetch within a task.
- */
-async function refusedByPolicy(url: string): Promise<boolean> {
-  if (!policyWatched) return false
-  const origin = new URL(url).origin
-  if (!policyRefused.has(origin)) await sleep(POLICY_EVENT_MS)
-  return policyRefused.has(origin)
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms)
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer)
-        reject(signal.reason instanceof Error ? signal.reason : new DOMException('cancelled', 'AbortError'))
-      },
-      { once: true },
-    )
-  })
-}
-
-/** The page's (or worker's) address, to resolve relative URLs and tell other origins; undefined in Node. */
-function baseHref(): string | undefined {
-  return typeof location === 'undefined' ? undefined : location.href
-}
-
-/** The name shown for a URL: its last path segment, decoded (`…/runs/map.rad?x=1` → `map.rad`). */
-export function urlFileName(url: string): string {
-  let path: string
-  try {
-    path = new URL(url, baseHref() ?? 'http://localhost/').pathname
-  } catch {
-    return url
-  }
-  const last =
-    path
-      .split('/')
-      .filter((s) => s !== '')
-      .pop() ?? ''
-  try {
-    return decodeURIComponent(last) || 'file'
-  } catch {
-    return last || 'file'
   }
 }

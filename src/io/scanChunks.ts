@@ -3,8 +3,7 @@
  * index, with the integrity report. This module holds the reading (blocks,
  * hops, reads in flight, yields, progress); what a header, a clean run or
  * the bytes after the chunks mean is decided in the core: rad/chunkHeader,
- * rad/cleanRun, rad/scanIssues. It is a little over 300 lines because the
- * scan's options and result types live with its one loop.
+ * rad/cleanRun, rad/scanIssues. Its options and result are in scanChunksTypes.ts.
  */
 import { CHUNK_HEADER_BYTES, recordLayout, u32le } from '../rad/chunk'
 import type { RecordLayout } from '../rad/chunk'
@@ -17,17 +16,17 @@ import { chunkPayload, detectConvention } from '../rad/decodeChunk'
 import { RadError } from '../rad/errors'
 import type { RadErrorData } from '../rad/errors'
 import { isChunkLocal, issueFromError } from '../rad/integrity'
-import type { IntegrityIssue } from '../rad/integrity'
 import { ScanIssues, afterChunksIssue, fileIssues } from '../rad/scanIssues'
 import { looksLikeRadStart } from '../rad/prelude'
 import type { NbytesConvention, Prelude } from '../rad/types'
 import { checkChunk } from '../rad/valueChecks'
-import type { CheckPlan } from '../rad/checkPlan'
 import type { ByteSource } from './byteSource'
 import { throwIfAborted } from './byteSource'
 import { ScanPace } from './scanPace'
-import type { ScanTiming } from './scanPace'
+import type { ChunkVerdict, ScanChunksOptions, ScanResult } from './scanChunksTypes'
 import { SequentialReader } from './sequentialReader'
+
+export type { ChunkVerdict, ScanChunksOptions, ScanProgress, ScanResult } from './scanChunksTypes'
 
 /** Chunk 0 is measured to detect the nbytes convention (§4.2) only up to this size. */
 const MAX_CONVENTION_PROBE = 64 << 20
@@ -48,64 +47,6 @@ const READS_IN_FLIGHT = 3
 const HOP_THRESHOLD = 1 << 20
 /** The careful path reports progress and yields every this many chunks (a power of 2). */
 const CAREFUL_REPORT_EVERY = 256
-
-export interface ScanProgress {
-  bytesScanned: number
-  bytesTotal: number
-  chunks: number
-  records: number
-  elapsedMs: number
-}
-
-export type ChunkVerdict = boolean | undefined
-
-export interface ScanChunksOptions {
-  signal?: AbortSignal
-  /**
-   * Every chunk's on-disk bytes (header included). Throwing a RadError stops
-   * the scan with that error; returning (or resolving to) true stops it quietly.
-   */
-  onChunk?: (
-    bytes: Uint8Array,
-    offset: number,
-    chunk: number,
-    convention: NbytesConvention,
-  ) => ChunkVerdict | Promise<ChunkVerdict>
-  /** Check every chunk's records in place (layout, reference ids, sequence widths). */
-  check?: CheckPlan
-  /** New index entries since the last call (fresh buffers, safe to transfer). */
-  onIndex?: (added: ChunkIndex, convention: NbytesConvention) => void
-  onProgress?: (p: ScanProgress) => void
-  progressIntervalMs?: number
-  blockSize?: number
-  /**
-   * Milliseconds the scan should stay paused now (0: go on). The page asks
-   * for pauses while the user scrolls, so that on a machine with few cores
-   * the scan does not take the CPU the page needs for its frames (docs/adr/0002).
-   */
-  held?: () => number
-}
-
-export interface ScanResult {
-  index: ChunkIndex
-  timing: ScanTiming
-  records: number
-  convention: NbytesConvention
-  /** Where the scan stopped (end of the last good chunk). */
-  endOffset: number
-  /** Alignments in all chunks, when `check` was given. */
-  alignments: number | undefined
-  /** The problem that stopped the scan; every chunk before it is in `index`. */
-  error: RadErrorData | undefined
-  /** Everything worth saying about the file, the stopping error included. */
-  issues: IntegrityIssue[]
-  /** Every chunk whose records failed a check, listed in `issues` or not (a salvage leaves them out). */
-  damagedChunks: number[]
-  /** The messages of the issues that are not errors. */
-  warnings: string[]
-  /** True when `signal` stopped the scan: what it found before is kept; the rest was not read. */
-  cancelled: boolean
-}
 
 /** §4.2: decide the nbytes convention from chunk 0. */
 async function findConvention(source: ByteSource, prelude: Prelude, signal?: AbortSignal): Promise<NbytesConvention> {

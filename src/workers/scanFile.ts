@@ -149,6 +149,35 @@ async function salvageOffer(opened: OpenedRad, found: Findings): Promise<Salvage
   }
 }
 
+/** The summary of a walk that reached its end (or a stopping fault) on the file as it was opened. */
+function completed(
+  result: ScanResult,
+  found: Findings,
+  status: ScanSummary['status'],
+  salvage: SalvageOffer | undefined,
+  started: number,
+  mapped: { timing: ScanResult['timing']; doneMs: number } | undefined,
+): ScanSummary {
+  return {
+    preludeRead: true,
+    chunks: result.index.count,
+    records: result.records,
+    alignments: found.alignments,
+    convention: result.convention,
+    endOffset: result.endOffset,
+    error: result.error,
+    issues: found.issues,
+    damagedChunks: found.damagedChunks,
+    status,
+    salvage,
+    warnings: found.issues.filter((i) => i.severity !== 'error').map((i) => i.message),
+    cancelled: false,
+    elapsedMs: Date.now() - started,
+    timing: mapped?.timing ?? result.timing,
+    ...(mapped ? { mappedMs: mapped.doneMs - started } : {}),
+  }
+}
+
 /**
  * The index worker's body (docs/architecture.md §2), free of Comlink so it can run
  * anywhere: reads the prelude and reports it, sends the first screen of
@@ -236,24 +265,7 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
     const status = integrityStatus(found.issues, true)
     const salvage = status === 'damaged' ? await salvageOffer(opened, found) : undefined
     await Promise.all(pending)
-    return {
-      preludeRead: true,
-      chunks: result.index.count,
-      records: result.records,
-      alignments: found.alignments,
-      convention: result.convention,
-      endOffset: result.endOffset,
-      error: result.error,
-      issues: found.issues,
-      damagedChunks: found.damagedChunks,
-      status,
-      salvage,
-      warnings: found.issues.filter((i) => i.severity !== 'error').map((i) => i.message),
-      cancelled: false,
-      elapsedMs: Date.now() - started,
-      timing: mapped?.timing ?? result.timing,
-      ...(mapped ? { mappedMs: mapped.doneMs - started } : {}),
-    }
+    return completed(result, found, status, salvage, started, mapped)
   } catch (e) {
     if (isAbort(e, signal)) {
       await Promise.all(pending)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatLink, hasPosition, parseLink, sameLink } from '../../src/ui/deepLink'
+import { formatLink, hasPosition, parseLink, sameLink } from '../../src/ui/persist/deepLink'
 
 describe('parseLink', () => {
   it('reads a hand-written record, with or without the #', () => {

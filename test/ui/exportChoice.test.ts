@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { chunkRange, defaultPick, describeFilter, unavailable } from '../../src/ui/exportChoice'
-import type { ExportContext } from '../../src/ui/exportChoice'
+import { chunkRange, defaultPick, describeFilter, unavailable } from '../../src/ui/export/exportChoice'
+import type { ExportContext } from '../../src/ui/export/exportChoice'
 
 const ready: ExportContext = {
   filter: { barcode: 'ACGT' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { BlobSink, exportName, writableSink } from '../../src/ui/exportSinks'
-import type { WritableFile } from '../../src/ui/exportSinks'
+import { BlobSink, exportName, writableSink } from '../../src/ui/export/exportSinks'
+import type { WritableFile } from '../../src/ui/export/exportSinks'
 
 async function bytesOf(blob: Blob): Promise<number[]> {
   return Array.from(new Uint8Array(await blob.arrayBuffer()))

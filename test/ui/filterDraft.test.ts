@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatLink, parseLink } from '../../src/ui/deepLink'
-import { EMPTY_DRAFT, draftFromLink, draftToLink } from '../../src/ui/filterDraft'
+import { formatLink, parseLink } from '../../src/ui/persist/deepLink'
+import { EMPTY_DRAFT, draftFromLink, draftToLink } from '../../src/ui/filter/filterDraft'
 
 describe('the filter in the deep link', () => {
   it('writes the CLI flag names, empty fields left out, and reads them back', () => {

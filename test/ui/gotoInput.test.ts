@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { fmtCounted } from '../../src/ui/format'
-import { readGoto, waitingText } from '../../src/ui/gotoInput'
+import { readGoto, waitingText } from '../../src/ui/table/gotoInput'
 
 describe('readGoto', () => {
   it('accepts 0-based numbers below the limit, with thousands separators', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { helpKey } from '../../src/ui/helpKeys'
+import { helpKey } from '../../src/ui/layout/helpKeys'
 
 describe('helpKey', () => {
   it('? toggles the help, Escape closes it', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { kneeMarks, placeLabels } from '../../src/ui/kneeLabels'
+import { kneeMarks, placeLabels } from '../../src/ui/statistics/kneeLabels'
 
 const cutoff = (cells: number) => ({ index: cells - 1, cells, minCount: 3, readsShare: 0.5 })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { alignmentRowIndex, recordRowId, recordRowIndex, tableRowCount } from '../../src/ui/tableAria'
+import { alignmentRowIndex, recordRowId, recordRowIndex, tableRowCount } from '../../src/ui/table/tableAria'
 
 describe('the record table rows for assistive technology', () => {
   it('numbers the header 1 and record n n + 2 when nothing is expanded', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { clampRecord, expansionKey, keyMove, pageRows } from '../../src/ui/tableKeys'
-import { ROW_HEIGHT } from '../../src/ui/tableLayout'
+import { clampRecord, expansionKey, keyMove, pageRows } from '../../src/ui/table/tableKeys'
+import { ROW_HEIGHT } from '../../src/ui/table/tableLayout'
 
 /** A view 20 rows high: a page key moves 18 records. */
 const VIEW = 20 * ROW_HEIGHT

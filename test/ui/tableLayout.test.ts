@@ -18,8 +18,8 @@ import {
   scrollScale,
   subRow,
   windowFor,
-} from '../../src/ui/tableLayout'
-import type { TableItem, TableLayout } from '../../src/ui/tableLayout'
+} from '../../src/ui/table/tableLayout'
+import type { TableItem, TableLayout } from '../../src/ui/table/tableLayout'
 
 describe('rowsToRender', () => {
   const range = { startIndex: 100, endIndex: 117, overscan: OVERSCAN, count: 1000 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { THEME_KEY, loadTheme, nextTheme, parseTheme, saveTheme } from '../../src/ui/theme'
-import type { ThemeStorage } from '../../src/ui/theme'
+import { THEME_KEY, loadTheme, nextTheme, parseTheme, saveTheme } from '../../src/ui/layout/theme'
+import type { ThemeStorage } from '../../src/ui/layout/theme'
 
 /** A Web Storage stand-in over a Map (vitest runs in Node, without localStorage). */
 function memoryStorage(): ThemeStorage & { map: Map<string, string> } {

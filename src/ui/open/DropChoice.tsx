@@ -1,0 +1,56 @@
+import type { DropPlan, DroppedFile, Sidecar } from './dropPlan'
+import { fmtBytes } from '../format'
+
+interface Props {
+  plan: DropPlan
+  sidecars: readonly Sidecar[]
+  /** Path of the file open now, if it came from this drop. */
+  opened: string | undefined
+  onOpen: (file: DroppedFile) => void
+}
+
+function heading(plan: DropPlan, opened: string | undefined): string {
+  if (plan.kind === 'files') {
+    return `You dropped ${plan.name}; ${opened === undefined ? 'choose one to open' : `opened ${opened}`}.`
+  }
+  const what = `You dropped a folder, ${plan.name}`
+  if (plan.candidates.length === 0) return `${what}. It holds no RAD file (names ending in .rad or .rad.sz).`
+  if (opened !== undefined) return `${what}; opened ${opened}.`
+  return `${what}. It holds ${String(plan.candidates.length)} RAD files: choose one to open.`
+}
+
+/** A folder or several files were dropped: say so, offer the RAD files, show the JSON sidecars. */
+export function DropChoice({ plan, sidecars, opened, onOpen }: Props) {
+  return (
+    <section className="drop-choice" data-testid="drop-choice" data-kind={plan.kind} aria-label="Dropped files">
+      <p className="drop-choice-head">{heading(plan, opened)}</p>
+      {plan.candidates.length > 1 && (
+        <ul className="drop-candidates">
+          {plan.candidates.map((c) => (
+            <li key={c.path}>
+              <button
+                type="button"
+                className="btn btn-small"
+                data-testid="drop-candidate"
+                data-path={c.path}
+                aria-pressed={c.path === opened}
+                onClick={() => {
+                  onOpen(c)
+                }}
+              >
+                {c.path}
+              </button>{' '}
+              <span className="muted">{fmtBytes(c.file.size)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {sidecars.map((s) => (
+        <details key={s.path} className="sidecar" data-testid="sidecar" data-path={s.path}>
+          <summary className="mono">{s.path}</summary>
+          <pre className="mono">{s.text}</pre>
+        </details>
+      ))}
+    </section>
+  )
+}

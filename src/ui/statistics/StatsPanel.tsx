@@ -1,0 +1,334 @@
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import type { ReactNode } from 'react'
+import type { StatsJson } from '../../rad/stats/types'
+import type { StatsCutoffs } from '../../session'
+import type { StatsView } from '../../session'
+import { CutoffControls } from './CutoffControls'
+import type { KneeCut } from '../export/exportChoice'
+import { fmtCount, fmtCounted, fmtDuration, fmtPercent } from '../format'
+import { HistogramPlot } from './HistogramPlot'
+import { KneePlot } from './KneePlot'
+import { kneeMarks } from './kneeLabels'
+import type { AskedCutoffs } from './kneeLabels'
+import { RankedBars } from './RankedBars'
+import { pointAtRank } from '../../rad/stats/logDownsample'
+import './stats.css'
+
+export interface StatsPanelProps {
+  view: StatsView
+  fileName: string
+  onCancel: () => void
+  onRestart: () => void
+  onSaveJson: (json: StatsJson) => void
+  /** `rad stats FILE --tsv` (barcode, reads, distinct UMIs, above-knee flag), saved as a file. */
+  onSaveTsv?: () => Promise<void>
+  /** Hears the knee plot's cut-off as it moves (the export of the cells above it). */
+  onCutoff?: (cut: KneeCut) => void
+  /** alevin-fry's --expect-cells / --force-cells, asked of the finished pass. */
+  onAskCutoffs: (expectCells: number | undefined, forceCells: number | undefined) => Promise<StatsCutoffs>
+  /** The seam to the record filters (branch `search`): for now, jump to the barcode's first record. */
+  onPickBarcode: (seq: string) => void
+  onPickReference: (name: string) => void
+  /** Shown at the end of the panel (the cells and genes: CellsSection.tsx). */
+  children?: ReactNode
+  /** More controls, beside the plots' disclosure (the annotations control)… */
+  actions?: ReactNode
+  /** …or inside it, on a narrow screen, where its line is full. */
+  actionsInside?: boolean
+}
+
+/** The whole-file statistics (docs/stats.md, ADR 0004): figures, plots and top lists, all computed in the decode workers. */
+export function StatsPanel(props: StatsPanelProps) {
+  const { view } = props
+  const json = view.report?.json
+  return (
+    <section
+      className="stats-panel"
+      data-testid="stats-panel"
+      data-state={view.phase}
+      data-source={view.restored ? 'cache' : 'pass'}
+      aria-labelledby="stats-title"
+    >
+      <div className="stats-head">
+        <h2 id="stats-title">Statistics</h2>
+        <StatsStatus view={view} onCancel={props.onCancel} onRestart={props.onRestart} />
+        {json && view.phase === 'done' && (
+          <button
+            type="button"
+            className="btn btn-small"
+            data-testid="stats-save-json"
+            onClick={() => {
+              props.onSaveJson(json)
+            }}
+          >
+            Save JSON
+          </button>
+        )}
+        {json?.barcodes && view.phase === 'done' && props.onSaveTsv && <SaveTsv onSave={props.onSaveTsv} />}
+      </div>
+      <Figures json={json} />
+      {json ? (
+        <StatsDetails {...props} json={json} />
+      ) : (
+        <div className="stats-details stats-details-pending" aria-hidden="true">
+          <span className="stats-details-label">Plots and top lists</span>
+        </div>
+      )}
+      {!props.actionsInside && props.actions}
+      {props.children}
+    </section>
+  )
+}
+
+/** The MultiQC-friendly TSV, asked of the decode worker holding the totals. */
+function SaveTsv({ onSave }: { onSave: () => Promise<void> }) {
+  const [failure, setFailure] = useState<string | undefined>(undefined)
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-small"
+        data-testid="stats-save-tsv"
+        title="Barcode, reads, distinct UMIs and the above-knee flag, one barcode a line (MultiQC-friendly; rad stats --tsv)"
+        onClick={() => {
+          setFailure(undefined)
+          onSave().catch((e: unknown) => {
+            setFailure(`Could not save the TSV: ${e instanceof Error ? e.message : String(e)}`)
+          })
+        }}
+      >
+        Save TSV
+      </button>
+      {failure && <span role="alert">{failure}</span>}
+    </>
+  )
+}
+
+function StatsStatus({ view, onCancel, onRestart }: { view: StatsView; onCancel: () => void; onRestart: () => void }) {
+  const p = view.progress
+  if (view.phase === 'idle' && view.offered) {
+    return (
+      <span className="stats-status">
+        <span className="muted">They read the whole file from its server.</span>
+        <button type="button" className="btn btn-small" data-testid="stats-start" onClick={onRestart}>
+          Compute statistics
+        </button>
+      </span>
+    )
+  }
+  if (view.phase === 'idle') return <span className="muted">Computed once the file is indexed.</span>
+  if (view.phase === 'running') {
+    const share = p && p.totalBytes > 0 ? p.bytes / p.totalBytes : 0
+    return (
+      <span className="stats-status">
+        <progress className="stats-progress" max={1} value={share} aria-label="Statistics pass" />
+        <span data-testid="stats-progress">
+          {fmtPercent(share, 1)}
+          {p?.etaMs !== undefined && `, about ${fmtDuration(p.etaMs / 1000)} left`}
+        </span>
+        <button type="button" className="btn btn-small" data-testid="stats-cancel" onClick={onCancel}>
+          Cancel
+        </button>
+      </span>
+    )
+  }
+  if (view.phase === 'error') {
+    return (
+      <span className="stats-status" role="status">
+        {view.cancelled
+          ? 'Cancelled: the figures below cover part of the file.'
+          : `Failed: ${view.error?.message ?? ''}`}
+        <button type="button" className="btn btn-small" data-testid="stats-restart" onClick={onRestart}>
+          Run again
+        </button>
+      </span>
+    )
+  }
+  return (
+    <span className="muted" data-testid="stats-progress">
+      Every record counted
+      {view.restored ? ' on an earlier visit' : ''}
+      {p ? ` in ${fmtDuration(p.elapsedMs / 1000)}` : ''}
+      {p && p.skippedChunks > 0 ? `; ${fmtCounted(p.skippedChunks, 'damaged chunk')} left out` : ''}.
+    </span>
+  )
+}
+
+interface FigureProps {
+  testId?: string
+  label: string
+  value: number | null | undefined
+  text?: string
+  note?: string
+}
+
+function Figure({ testId, label, value, text, note }: FigureProps) {
+  return (
+    <div className="stat" data-testid={testId} data-value={value === null || value === undefined ? '' : String(value)}>
+      <dt>{label}</dt>
+      <dd>
+        {text ?? (value === null || value === undefined ? '—' : fmtCount(value))}
+        {note && <span className="stat-note"> {note}</span>}
+      </dd>
+    </div>
+  )
+}
+
+/**
+ * The headline figures. Before the first report they are drawn as dashes (and the plots'
+ * disclosure as a muted line), hidden from screen readers and without their test ids, so the
+ * panel has its final height from the start: when it grew as the first report came, the table
+ * below moved under the pointer and a jump to its last row could end hidden
+ * (e2e/navigate.spec.ts).
+ */
+function Figures({ json }: { json: StatsJson | undefined }) {
+  const bc = json?.barcodes
+  const umis = json?.umis
+  const id = (testId: string): string | undefined => (json ? testId : undefined)
+  return (
+    <dl className="stat-figures" aria-hidden={json ? undefined : true}>
+      <Figure label="Records" value={json?.records} />
+      <Figure label="Alignments" value={json?.alignments} />
+      <Figure
+        testId={id('stat-distinct-barcodes')}
+        label="Distinct barcodes"
+        value={bc?.distinct}
+        note={bc && !bc.exact ? `± ${fmtCount(Math.round(bc.distinct_error))} (estimate)` : undefined}
+      />
+      <Figure testId={id('stat-knee')} label="Cells (knee)" value={json?.knee} />
+      <Figure
+        testId={id('stat-umi-pairs')}
+        label="Barcode–UMI pairs"
+        value={umis?.distinct_pairs}
+        note={umis && !umis.exact ? `± ${(umis.relative_error * 100).toFixed(1)}% (estimate)` : undefined}
+      />
+      <Figure
+        testId={id('stat-saturation')}
+        label="Sequencing saturation"
+        value={umis?.sequencing_saturation}
+        text={umis ? `${(umis.sequencing_saturation * 100).toFixed(1)}%` : undefined}
+      />
+    </dl>
+  )
+}
+
+function StatsDetails(props: StatsPanelProps & { json: StatsJson }) {
+  const { json, view } = props
+  const curve = view.report?.curve
+  const [open, setOpen] = useState(false)
+  return (
+    <details
+      className="stats-details"
+      open={open}
+      onToggle={(e) => {
+        setOpen(e.currentTarget.open)
+      }}
+    >
+      <summary>Plots and top lists</summary>
+      {props.actionsInside && props.actions}
+      <div className="stats-grid">
+        {curve && curve.rank.length > 1 && <KneeFigure {...props} curve={curve} json={json} />}
+        {json.alignments_per_record.length > 0 && (
+          <figure className="stats-figure">
+            <figcaption>Alignments per record</figcaption>
+            <HistogramPlot
+              rows={json.alignments_per_record}
+              xLabel="Alignments"
+              yLabel="Records"
+              label="Histogram of alignments per record"
+            />
+          </figure>
+        )}
+        {json.orientation && <Orientation counts={json.orientation} />}
+        {json.references && json.references.top.all.length > 0 && (
+          <figure className="stats-figure">
+            <figcaption>
+              Alignments per reference (top {json.references.top.all.length} of{' '}
+              {fmtCount(json.references.with_alignments)} with alignments)
+            </figcaption>
+            <RankedBars
+              rows={json.references.top.all}
+              total={json.alignments}
+              onPick={props.onPickReference}
+              pickTitle={(name) => `Show the first record aligned to ${name}`}
+              testId="stats-top-references"
+              label="References with the most alignments"
+            />
+          </figure>
+        )}
+        {json.barcodes && json.barcodes.top.length > 0 && (
+          <figure className="stats-figure">
+            <figcaption>Barcodes with the most records</figcaption>
+            <RankedBars
+              rows={json.barcodes.top}
+              total={json.records}
+              onPick={props.onPickBarcode}
+              pickTitle={(seq) => `Show the first record of barcode ${seq}`}
+              mono
+              testId="stats-top-barcodes"
+              label="Barcodes with the most records"
+            />
+          </figure>
+        )}
+      </div>
+    </details>
+  )
+}
+
+function Orientation({ counts }: { counts: Record<string, number> }) {
+  const rows = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+  const total = rows.reduce((s, [, n]) => s + n, 0)
+  return (
+    <figure className="stats-figure">
+      <figcaption>Orientation of alignments</figcaption>
+      <RankedBars rows={rows} total={total} testId="stats-orientation" label="Alignments by orientation" />
+    </figure>
+  )
+}
+
+function KneeFigure(
+  props: StatsPanelProps & { curve: NonNullable<StatsView['report']>['curve'] & object; json: StatsJson },
+) {
+  const { curve, json } = props
+  const kneeRank = json.cutoffs?.knee?.cells ?? json.knee ?? undefined
+  // The rank the user chose; until then the cut-off follows the knee as the partial reports come in.
+  const [chosen, setChosen] = useState<number | undefined>(undefined)
+  const cutoff = pointAtRank(curve, chosen ?? kneeRank ?? 1)
+  const [asked, setAsked] = useState<AskedCutoffs | undefined>(undefined)
+  const choose = useCallback(
+    (point: number) => {
+      setChosen(curve.rank[point])
+    },
+    [curve],
+  )
+  const marks = useMemo(() => kneeMarks(kneeRank, asked), [kneeRank, asked])
+  const cells = curve.rank[cutoff] ?? 0
+  const reads = curve.cumulative[cutoff] ?? 0
+  const minCount = curve.count[cutoff] ?? 0
+  const { onCutoff } = props
+  useEffect(() => {
+    onCutoff?.({ cells, minCount })
+  }, [onCutoff, cells, minCount])
+  return (
+    <figure className="stats-figure stats-knee">
+      <figcaption>Barcode rank (knee) plot: reads per barcode by rank, log–log</figcaption>
+      <KneePlot curve={curve} cutoff={cutoff} onCutoff={choose} marks={marks} />
+      <CutoffControls
+        points={curve.rank.length}
+        cutoff={cutoff}
+        onCutoff={choose}
+        cells={cells}
+        readsShare={curve.total > 0 ? reads / curve.total : 0}
+        done={props.view.phase === 'done'}
+        onAsk={(e, f) =>
+          props.onAskCutoffs(e, f).then((c) => {
+            // Only the cut-offs given are drawn.
+            setAsked({ expect: e === undefined ? undefined : c.expect, force: f === undefined ? undefined : c.force })
+          })
+        }
+      />
+    </figure>
+  )
+}
