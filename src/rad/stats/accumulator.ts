@@ -56,6 +56,7 @@ export class StatsAccumulator {
         maxPairs: opts.maxPairs ?? DEFAULT_MAX_PAIRS,
         maxExactPairs: opts.maxExactPairs ?? DEFAULT_MAX_EXACT_PAIRS,
         pairShift: opts.pairShift ?? 0,
+        bucketOwners: opts.bucketOwners ?? { count: 1, index: 0 },
       },
     )
     this.aln = new AlignmentCounts(sem, prelude.refCount)
@@ -70,6 +71,16 @@ export class StatsAccumulator {
     this.countAlnPerRecord(cols.alnStart, n)
     if (this.keys.addChunk(cols) && n > 0) this.chunkBarcodes[cols.chunk] = this.keys.mixedChunk(n) ? 2 : 1
     this.aln.addChunk(cols, n)
+  }
+
+  /** Rows of other owners' buckets, by owner (StatsOptions.bucketOwners). */
+  takeForeignRows(): (Uint32Array | undefined)[] {
+    return this.keys.takeForeignRows()
+  }
+
+  /** Rows another owner handed over: their pairs and barcodes only. */
+  addForeignRows(rows: Uint32Array): void {
+    this.keys.addForeignRows(rows)
   }
 
   private countAlnPerRecord(alnStart: Uint32Array, n: number): void {

@@ -28,6 +28,7 @@ export interface BarcodeUmiOptions {
   maxPairs: number
   maxExactPairs: number
   pairShift: number
+  bucketOwners: { count: number; index: number }
 }
 
 export class BarcodeUmiCounts {
@@ -36,7 +37,7 @@ export class BarcodeUmiCounts {
   /** Words per row of `rows`: the barcode key, then two UMI words. */
   private readonly rowWords: number
   /** The current chunk's keys, one row per record (fillRows). */
-  private rows = new Uint32Array(0)
+  private rows: Uint32Array = new Uint32Array(0)
   private hashes = new Uint32Array(0)
   /** Whether `rows` holds the current chunk's UMIs. */
   private hasUmi = false
@@ -45,6 +46,8 @@ export class BarcodeUmiCounts {
   readonly pairs: CountTable | undefined
   pairShift = 0
   private partitions: PairPartitions | undefined
+  /** Rows for other owners, kept when the partitions are left (takeForeignRows). */
+  private leftOutbox: (Uint32Array | undefined)[] = []
   /**
    * While true (tables only), the barcodes of records with a UMI are not counted apart: every
    * such record is in the exact pair table, and a barcode's records are the sum of its pairs'
@@ -67,7 +70,8 @@ export class BarcodeUmiCounts {
     this.pairs = withUmi ? new CountTable(this.keyWords + 2, opts.maxPairs, undefined, PAIR_SEED) : undefined
     this.pairShift = withUmi ? opts.pairShift : 0
     const exact = withUmi && levels === 1 && this.pairShift === 0 && opts.maxExactPairs > 0
-    this.partitions = exact ? new PairPartitions() : undefined
+    const owners = opts.bucketOwners
+    this.partitions = exact ? new PairPartitions(owners.count, owners.index) : undefined
     this.barcodesFromPairs = withUmi && levels === 1 && this.pairShift === 0
   }
 
@@ -232,6 +236,7 @@ export class BarcodeUmiCounts {
     const parts = this.partitions
     if (!parts) return
     this.partitions = undefined
+    this.leftOutbox = parts.takeOutbox()
     this.stopBarcodesFromPairs()
     this.addPartitionState(parts.exportState(), true)
   }
@@ -248,6 +253,32 @@ export class BarcodeUmiCounts {
       words[2] = umi
       this.addPair(words, 0, odd ? 1 : 2)
     })
+  }
+
+  /** Rows (barcode, 0, UMI, 0) of other owners' buckets met since the last call, by owner. */
+  takeForeignRows(): (Uint32Array | undefined)[] {
+    if (this.partitions) return this.partitions.takeOutbox()
+    const left = this.leftOutbox
+    this.leftOutbox = []
+    return left
+  }
+
+  /** Counts rows another owner handed over (their records are counted where they were decoded). */
+  addForeignRows(rows: Uint32Array): void {
+    const n = rows.length / 4
+    const parts = this.partitions
+    if (parts) {
+      const from = parts.addRows(rows, 4, 0, n)
+      if (from === n && parts.held <= this.maxExactPairs) return
+      this.leavePartitions()
+      if (from === n) return
+    }
+    const saved = this.rows
+    this.rows = rows
+    this.stopBarcodesFromPairs()
+    this.countBarcodes(0, n)
+    if (this.pairs) this.countPairs(0, n)
+    this.rows = saved
   }
 
   /** The StatsState fields of barcodes and pairs. */

@@ -148,11 +148,57 @@ function recount(s: PartitionState): void {
 }
 
 export class PairPartitions {
-  /** The merged lists; replaced (never written in place), so an exported state stays as it was. */
-  private state: PartitionState = emptyPartitions()
+  /** The merged lists (bucket arrays are replaced, never written in place). */
+  private readonly state: PartitionState = emptyPartitions()
   private readonly pending: Float64Array[] = Array.from({ length: BUCKETS }, () => new Float64Array(64))
   private readonly pendingSize = new Uint32Array(BUCKETS)
   private pendingTotal = 0
+  /** The buckets this counter keeps, [ownFrom, ownTo): all, unless it is one of several owners. */
+  private readonly ownFrom: number
+  private readonly ownTo: number
+  /** PENDING_CAP shared between the owners: together they hold as many keys waiting as one. */
+  private readonly pendingCap: number
+  private readonly ownerOf: Uint8Array
+  /** Per owner, the rows (barcode, 0, UMI, 0) of its buckets met here, for it to count. */
+  private outbox: Uint32Array[]
+  private outboxSize: number[]
+
+  /**
+   * `owners` counters share the buckets, each a contiguous range (docs/adr/0009, fourth round:
+   * worker threads that each own a range exchange rows, so no pair is held twice).
+   */
+  constructor(owners = 1, self = 0) {
+    this.pendingCap = Math.ceil(PENDING_CAP / owners)
+    this.ownerOf = new Uint8Array(BUCKETS)
+    for (let o = 0; o < owners; o++) this.ownerOf.fill(o, Math.ceil((o * BUCKETS) / owners))
+    this.ownFrom = Math.ceil((self * BUCKETS) / owners)
+    this.ownTo = Math.ceil(((self + 1) * BUCKETS) / owners)
+    this.outbox = Array.from({ length: owners }, () => new Uint32Array(0))
+    this.outboxSize = Array.from({ length: owners }, () => 0)
+  }
+
+  /** Rows of other owners' buckets met since the last call, by owner (undefined: none). */
+  takeOutbox(): (Uint32Array | undefined)[] {
+    const out = this.outbox.map((rows, o) =>
+      this.outboxSize[o]! > 0 ? rows.slice(0, 4 * this.outboxSize[o]!) : undefined,
+    )
+    this.outboxSize.fill(0)
+    return out
+  }
+
+  private toOutbox(b: number, barcode: number, umi: number): void {
+    const o = this.ownerOf[b]!
+    let rows = this.outbox[o]!
+    const k = this.outboxSize[o]!
+    if (4 * k === rows.length) {
+      const grown = new Uint32Array(Math.max(4096, 2 * rows.length))
+      grown.set(rows)
+      this.outbox[o] = rows = grown
+    }
+    rows[4 * k] = barcode
+    rows[4 * k + 2] = umi
+    this.outboxSize[o] = k + 1
+  }
 
   /** Distinct pairs merged so far, and keys waiting: the memory held is ~8 bytes each. */
   get held(): number {
@@ -166,13 +212,16 @@ export class PairPartitions {
   addRows(rows: Uint32Array, stride: number, from: number, n: number): number {
     const pending = this.pending
     const size = this.pendingSize
-    for (let r = from, at = from * stride; r < n; r++, at += stride) {
-      if ((rows[at + 1]! | rows[at + 3]!) !== 0) {
-        this.pendingTotal += r - from
-        return r
-      }
+    let own = 0
+    let r = from
+    for (let at = from * stride; r < n; r++, at += stride) {
+      if ((rows[at + 1]! | rows[at + 3]!) !== 0) break
       const m = Math.imul(rows[at]!, SPREAD) >>> 0
       const b = m >>> LOW_BITS
+      if (b < this.ownFrom || b >= this.ownTo) {
+        this.toOutbox(b, rows[at]!, rows[at + 2]!)
+        continue
+      }
       let p = pending[b]!
       const k = size[b]!
       if (k === p.length) {
@@ -182,55 +231,56 @@ export class PairPartitions {
       }
       p[k] = ((m & LOW_MASK) * TWO32 + rows[at + 2]!) * 2
       size[b] = k + 1
+      own++
     }
-    this.pendingTotal += n - from
-    if (this.pendingTotal >= PENDING_CAP) this.flush()
-    return n
+    this.pendingTotal += own
+    if (this.pendingTotal >= this.pendingCap) this.flush()
+    return r
   }
 
   /** Sorts each bucket's pending keys and merges them into its lists. */
   flush(): void {
     if (this.pendingTotal === 0) return
     const s = this.state
-    const next: PartitionState = { ...s, pairs: s.pairs.slice(), barcodes: s.barcodes.slice(), reads: s.reads.slice() }
     for (let b = 0; b < BUCKETS; b++) {
       const k = this.pendingSize[b]!
       if (k === 0) continue
       const raw = this.pending[b]!.subarray(0, k).sort()
-      next.pairs[b] = mergePairs(s.pairs[b]!, raw, true)
+      s.pairs[b] = mergePairs(s.pairs[b]!, raw, true)
       const [codes, reads] = barcodeRuns(raw)
-      ;[next.barcodes[b], next.reads[b]] = mergeBarcodes(s.barcodes[b]!, s.reads[b]!, codes, reads)
+      ;[s.barcodes[b], s.reads[b]] = mergeBarcodes(s.barcodes[b]!, s.reads[b]!, codes, reads)
       this.pendingSize[b] = 0
     }
     this.pendingTotal = 0
-    recount(next)
-    this.state = next
+    recount(s)
   }
 
-  /** The lists with every pending key merged (shared, not copied: they are never changed). */
+  /**
+   * The lists with every pending key merged. The lists are copied, the buckets' arrays shared:
+   * they are replaced, never written, so the state stays as it was.
+   */
   exportState(): PartitionState {
     this.flush()
-    return this.state
+    const s = this.state
+    return { ...s, pairs: s.pairs.slice(), barcodes: s.barcodes.slice(), reads: s.reads.slice() }
   }
 
-  /** Adds another accumulator's lists. */
+  /** Adds another accumulator's lists (a bucket this one has not seen is taken as it is). */
   merge(other: PartitionState): void {
     this.flush()
     const s = this.state
-    const next: PartitionState = { ...s, pairs: s.pairs.slice(), barcodes: s.barcodes.slice(), reads: s.reads.slice() }
     for (let b = 0; b < BUCKETS; b++) {
-      if (other.pairs[b]!.length > 0) next.pairs[b] = mergePairs(s.pairs[b]!, other.pairs[b]!, false)
-      if (other.barcodes[b]!.length > 0) {
-        ;[next.barcodes[b], next.reads[b]] = mergeBarcodes(
-          s.barcodes[b]!,
-          s.reads[b]!,
-          other.barcodes[b]!,
-          other.reads[b]!,
-        )
+      const theirs = other.pairs[b]!
+      if (theirs.length > 0) s.pairs[b] = s.pairs[b]!.length > 0 ? mergePairs(s.pairs[b]!, theirs, false) : theirs
+      if (other.barcodes[b]!.length === 0) continue
+      if (s.barcodes[b]!.length === 0) {
+        s.barcodes[b] = other.barcodes[b]!
+        s.reads[b] = other.reads[b]!
+      } else {
+        ;[s.barcodes[b], s.reads[b]] = mergeBarcodes(s.barcodes[b]!, s.reads[b]!, other.barcodes[b]!, other.reads[b]!)
       }
     }
-    recount(next)
-    this.state = next
+    recount(s)
   }
 }
 

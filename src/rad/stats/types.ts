@@ -130,6 +130,12 @@ export interface StatsOptions {
    * a pair), before the pairs move to the sampled table of `maxPairs`; 0: the table from the start.
    */
   maxExactPairs?: number
+  /**
+   * One of `count` accumulators that share the exact pairs' buckets (worker threads): this one
+   * keeps the buckets of range `index`, and hands the rows of the others over
+   * (StatsAccumulator.takeForeignRows, addForeignRows), so no pair is held twice.
+   */
+  bucketOwners?: { count: number; index: number }
   /** Top list length (20 by the issue). */
   top?: number
   /** For the expect-cells cut-off (alevin-fry `--expect-cells`). */
