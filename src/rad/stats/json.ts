@@ -65,7 +65,12 @@ function chunkStats(state: StatsState, distinctBarcodes: number | undefined): Ch
   const collated = distinctBarcodes !== undefined && nonEmpty > 0 && single && nonEmpty === distinctBarcodes
   const out: ChunkStats = {
     count: seen.length,
-    records_per_chunk: { ...mm, min: seen.length ? Math.min(...per) : 0, max: seen.length ? Math.max(...per) : 0 },
+    // A loop, not Math.min(...per): a collated run has a million chunks, past the call stack's room.
+    records_per_chunk: {
+      ...mm,
+      min: seen.length ? per.reduce((a, b) => Math.min(a, b)) : 0,
+      max: seen.length ? per.reduce((a, b) => Math.max(a, b)) : 0,
+    },
     collated,
   }
   if (collated) out.records_per_cell = meanMedian(per.filter((n) => n > 0))

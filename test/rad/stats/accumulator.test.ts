@@ -343,6 +343,19 @@ describe('a file with a UMI tag and no records', () => {
   })
 })
 
+describe('a collated run of a million chunks', () => {
+  it('gives its per-chunk figures (no call with a million arguments)', async () => {
+    const r = await readRad(radBytes({ ...salmonScRna(), chunks: [] }))
+    const n = 1_000_000
+    const state = {
+      ...accumulate(r),
+      chunkRecords: new Float64Array(n).fill(2),
+      chunkBarcodes: new Uint8Array(n).fill(1),
+    }
+    expect(statsJson(state, r.prelude, r.sem).chunks.records_per_chunk).toMatchObject({ min: 2, max: 2 })
+  })
+})
+
 describe('caps: past them, documented estimates', () => {
   it('pairs past maxPairs are sampled by hash; the estimate is within its stated error', async () => {
     const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
