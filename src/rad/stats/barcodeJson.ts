@@ -2,7 +2,7 @@
 import { decode2bit, widerThan } from '../display'
 import type { Semantics } from '../semantics'
 import { HLL_RELATIVE_ERROR, hllEstimate } from './hll'
-import { meanMedian, medianOfSorted, topRanked } from './figures'
+import { countingSortDescending, meanMedian, medianOfSorted, topRanked } from './figures'
 import { umisPerBarcode } from './umiJson'
 import type { BarcodeStats, BarcodeTableState, CountTableState, StatsState } from './types'
 
@@ -18,7 +18,8 @@ export function barcodeCountsDescending(state: StatsState): Float64Array {
   if (!b) return new Float64Array(0)
   let desc = descendingOf.get(b.table)
   if (!desc) {
-    desc = b.table.counts.slice(0, b.table.size).sort().reverse()
+    const counts = b.table.counts.subarray(0, b.table.size)
+    desc = countingSortDescending(counts) ?? counts.slice().sort().reverse()
     descendingOf.set(b.table, desc)
   }
   return desc

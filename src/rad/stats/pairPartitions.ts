@@ -21,6 +21,8 @@ const LOW_BITS = 32 - BUCKET_BITS
 const LOW_MASK = (1 << LOW_BITS) - 1
 const TWO32 = 2 ** 32
 const TWO33 = 2 ** 33
+// Keys are integers < 2^53: `v & 1` is their parity (ToInt32 keeps v mod 2^32), and
+// `(v / TWO33) | 0` their barcode's low bits (< 2^20): both without a floating-point remainder.
 /** Keys held before the buckets are sorted and merged (32 MB). */
 export const PENDING_CAP = 1 << 22
 const SPREAD = 0x9e3779b1
@@ -75,7 +77,7 @@ function mergePairs(a: Float64Array, b: Float64Array, raw: boolean): Float64Arra
   let o = 0
   while (j < b.length) {
     const v = b[j]!
-    const k = v - (v % 2)
+    const k = v - (v & 1)
     let odd = v - k
     j++
     if (raw) {
@@ -126,9 +128,9 @@ function barcodeRuns(raw: Float64Array): [Uint32Array, Float64Array] {
   room(raw.length)
   let o = 0
   for (let j = 0; j < raw.length;) {
-    const low = Math.floor(raw[j]! / TWO33)
+    const low = (raw[j]! / TWO33) | 0
     const from = j
-    while (j < raw.length && Math.floor(raw[j]! / TWO33) === low) j++
+    while (j < raw.length && ((raw[j]! / TWO33) | 0) === low) j++
     scratchBarcodes[o] = low
     scratchReads[o++] = j - from
   }
@@ -315,10 +317,10 @@ export function partitionFigures(s: PartitionState): PartitionFigures {
     let t = 0
     for (let i = 0; i < pairs.length; i++) {
       const v = pairs[i]!
-      const low = Math.floor(v / TWO33)
+      const low = (v / TWO33) | 0
       while (codes[t]! < low) t++
       umis[base + t]!++
-      gt += v % 2 === 1 ? 1 : -1
+      gt += 2 * (v & 1) - 1
     }
     base += codes.length
   }
@@ -336,7 +338,7 @@ export function forEachPartitionPair(
       const v = pairs[i]!
       const key = Math.floor(v / 2)
       const low = Math.floor(key / TWO32)
-      visit(barcodeOf(b, low), key - low * TWO32, v % 2 === 1)
+      visit(barcodeOf(b, low), key - low * TWO32, (v & 1) === 1)
     }
   }
 }
