@@ -20,6 +20,12 @@ import type { NbytesConvention } from '../rad/types'
 const KIND = 'rad-stats-thread'
 const BATCH_BYTES = 4 << 20
 const IN_FLIGHT = 2
+/**
+ * Keys waiting before the pairs are sorted and merged, all threads together (96 MB): threads count
+ * files ≤ 512 MiB (stats.ts), whose pairs leave room for it, and a 200 MB run is then sorted once
+ * with nothing to merge (~0.3 s less CPU on tenx-200m; docs/adr/0009, fourth round).
+ */
+const PENDING_KEYS = 12 << 20
 
 interface ThreadData {
   kind: typeof KIND
@@ -56,6 +62,7 @@ function runThread(data: ThreadData, port: NonNullable<typeof parentPort>): void
   const prelude = parsePrelude(data.prelude, data.fileSize)
   const acc = createStatsAccumulator(prelude, inferSemantics(prelude), {
     bucketOwners: { count: data.count, index: data.index },
+    pendingKeys: PENDING_KEYS,
   })
   const layout = recordLayout(prelude)
   const scratch = new InPlaceScratch()

@@ -57,6 +57,7 @@ export class StatsAccumulator {
         maxExactPairs: opts.maxExactPairs ?? DEFAULT_MAX_EXACT_PAIRS,
         pairShift: opts.pairShift ?? 0,
         bucketOwners: opts.bucketOwners ?? { count: 1, index: 0 },
+        pendingKeys: opts.pendingKeys,
       },
     )
     this.aln = new AlignmentCounts(sem, prelude.refCount)

@@ -29,6 +29,7 @@ export interface BarcodeUmiOptions {
   maxExactPairs: number
   pairShift: number
   bucketOwners: { count: number; index: number }
+  pendingKeys: number | undefined
 }
 
 export class BarcodeUmiCounts {
@@ -71,7 +72,7 @@ export class BarcodeUmiCounts {
     this.pairShift = withUmi ? opts.pairShift : 0
     const exact = withUmi && levels === 1 && this.pairShift === 0 && opts.maxExactPairs > 0
     const owners = opts.bucketOwners
-    this.partitions = exact ? new PairPartitions(owners.count, owners.index) : undefined
+    this.partitions = exact ? new PairPartitions(owners.count, owners.index, opts.pendingKeys) : undefined
     this.barcodesFromPairs = withUmi && levels === 1 && this.pairShift === 0
   }
 

@@ -23,7 +23,7 @@ const TWO32 = 2 ** 32
 const TWO33 = 2 ** 33
 // Keys are integers < 2^53: `v & 1` is their parity (ToInt32 keeps v mod 2^32), and
 // `(v / TWO33) | 0` their barcode's low bits (< 2^20): both without a floating-point remainder.
-/** Keys held before the buckets are sorted and merged (32 MB). */
+/** Keys held before the buckets are sorted and merged, by default (32 MB; StatsOptions.pendingKeys). */
 export const PENDING_CAP = 1 << 22
 const SPREAD = 0x9e3779b1
 
@@ -158,7 +158,7 @@ export class PairPartitions {
   /** The buckets this counter keeps, [ownFrom, ownTo): all, unless it is one of several owners. */
   private readonly ownFrom: number
   private readonly ownTo: number
-  /** PENDING_CAP shared between the owners: together they hold as many keys waiting as one. */
+  /** `pendingKeys` shared between the owners: together they hold as many keys waiting as one. */
   private readonly pendingCap: number
   private readonly ownerOf: Uint8Array
   /** Per owner, the rows (barcode, 0, UMI, 0) of its buckets met here, for it to count. */
@@ -169,8 +169,8 @@ export class PairPartitions {
    * `owners` counters share the buckets, each a contiguous range (docs/adr/0009, fourth round:
    * worker threads that each own a range exchange rows, so no pair is held twice).
    */
-  constructor(owners = 1, self = 0) {
-    this.pendingCap = Math.ceil(PENDING_CAP / owners)
+  constructor(owners = 1, self = 0, pendingKeys = PENDING_CAP) {
+    this.pendingCap = Math.ceil(pendingKeys / owners)
     this.ownerOf = new Uint8Array(BUCKETS)
     for (let o = 0; o < owners; o++) this.ownerOf.fill(o, Math.ceil((o * BUCKETS) / owners))
     this.ownFrom = Math.ceil((self * BUCKETS) / owners)

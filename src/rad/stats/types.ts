@@ -136,6 +136,11 @@ export interface StatsOptions {
    * (StatsAccumulator.takeForeignRows, addForeignRows), so no pair is held twice.
    */
   bucketOwners?: { count: number; index: number }
+  /**
+   * Keys waiting before the exact pairs' buckets are sorted and merged (8 bytes each; default 4M,
+   * 32 MB): more wait, fewer merges. Shared by the bucket owners.
+   */
+  pendingKeys?: number
   /** Top list length (20 by the issue). */
   top?: number
   /** For the expect-cells cut-off (alevin-fry `--expect-cells`). */
