@@ -6,7 +6,10 @@
  * - collated-1m.rad: a collated-style file, one small chunk per barcode,
  *   1,000,000 chunks;
  * - collated-zstd.rad: the same records with every chunk zstd-compressed
- *   (`chunk_codec` = 2, docs/format.md §6).
+ *   (`chunk_codec` = 2, docs/format.md §6);
+ * - tenx-200m.rad, tenx-1024m.rad: 10x-shaped runs (tenx.ts: 10k cells, 1M ambient barcodes), the
+ *   headline files of the statistics bench, with tenx-200m-collated.rad and tenx-200m.bus (the
+ *   same records for bustools, bustools.ts).
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync, closeSync, copyFileSync } from 'node:fs'
@@ -14,6 +17,8 @@ import { join } from 'node:path'
 import { parsePrelude } from '../src/rad/prelude'
 import { buildRad, loadZstd, recordBytes, tag, zstdFrame } from '../test/helpers/radWriter'
 import type { RadSpec } from '../test/helpers/radWriter'
+import { writeTenx } from './tenx'
+import type { TenxFiles } from './tenx'
 
 export const DATA = join(import.meta.dirname, 'data')
 const GiB = 1 << 30
@@ -25,6 +30,8 @@ export interface Inputs {
   salmon5g: string
   collated: string
   collatedZstd: string
+  tenx200: TenxFiles
+  tenx1g: TenxFiles
 }
 
 /** A real salmon map.rad: made with salmon when it is installed, else the bundled fixture. */
@@ -150,6 +157,8 @@ export async function generateInputs(): Promise<Inputs> {
     salmon5g: join(DATA, 'salmon-5g.rad'),
     collated: join(DATA, 'collated-1m.rad'),
     collatedZstd: join(DATA, 'collated-zstd.rad'),
+    tenx200: writeTenx(200, { collated: true, bus: true }),
+    tenx1g: writeTenx(1024, { collated: false, bus: false }),
   }
   console.error('[bench] generating inputs in bench/data (cached between runs)…')
   replicate(source, GiB, inputs.salmon1g)

@@ -11,12 +11,13 @@ import { cpus, totalmem } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { harness, launch, openInApp, rendererRss, scrollFrames, serve, waitIndexed, withPeakMemory } from './browser'
+import { bustoolsSection } from './bustools'
 import { generateInputs } from './generate'
 
 const ROOT = join(import.meta.dirname, '..')
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 /**
- * BENCH_ONLY=index,decode,stats,memory,scroll,cli runs only those parts (the raw
+ * BENCH_ONLY=index,decode,stats,memory,scroll,cli,bustools runs only those parts (the raw
  * read grid runs with `index`) and prints them without touching results.md; BENCH_FILES
  * picks the files of the index part by substring (e.g. `collated-1m`).
  */
@@ -348,8 +349,10 @@ async function main(): Promise<void> {
     const frames = wanted('scroll') ? await appScroll(base, inputs.salmon1g) : []
     log('CLI validate…')
     const cli = wanted('cli') ? cliValidate(inputs.salmon1g) : stat([])
+    log('rad stats beside bustools…')
+    const bustools = wanted('bustools') ? bustoolsSection() : ''
     const app = { ...memory, frames }
-    writeResults({ version, grid, files, decode, stats, app, cli, source: inputs.salmonSourceKind })
+    writeResults({ version, grid, files, decode, stats, app, cli, bustools, source: inputs.salmonSourceKind })
   } finally {
     server.close()
   }
@@ -363,6 +366,8 @@ interface Results {
   stats: string[]
   app: { idle: number; peak: number; frames: Stat[] }
   cli: Stat
+  /** Markdown (bustools.ts), or a note that bustools is missing. */
+  bustools: string
   source: string
 }
 
@@ -429,6 +434,7 @@ ${r.stats.join('\n')}
 \`node bin/rad.mjs validate salmon-1g.rad\` (whole command, Node start-up included; warm page cache):
 ${fmt(r.cli)} GB/s.
 
+${r.bustools}
 ## Raw read grid (salmon-1g.rad, one worker)
 
 | block | in flight | GB/s |

@@ -5,11 +5,14 @@ import { makeCheckPlan } from '../rad/valueChecks'
 import { integrityStatus } from '../rad/integrity'
 import { inferSemantics } from '../rad/semantics'
 import { createStatsAccumulator, statsJson, statsTsvText } from '../rad/stats'
-import type { StatsJson } from '../rad/stats'
+import type { StatsJson, StatsState } from '../rad/stats'
+import type { Prelude } from '../rad/types'
 import type { ByteSource } from '../io/byteSource'
 import { openRad } from '../io/openRad'
 import { scanChunks } from '../io/scanChunks'
+import { availableParallelism } from 'node:os'
 import { exitCodeOf } from './commands'
+import { StatsThreads } from './statsThreads'
 import type { Output } from './output'
 import { reportLine } from './output'
 import { cellFigures, readAnnotations } from './cellStats'
@@ -70,6 +73,34 @@ function cellSummary(c: CellsJson): string[] {
   return lines
 }
 
+/**
+ * Files from THREAD_MIN_BYTES to THREAD_MAX_BYTES are counted by worker threads, when there are
+ * cores for them. Past that, one thread: each worker holds its own keys waiting, batches and
+ * allocator arenas, +130–200 MB on the 1 GiB 10x-shaped run, which one thread keeps under 512 MB
+ * above idle (docs/adr/0009, fourth round).
+ */
+const THREAD_MIN_BYTES = 32 << 20
+const THREAD_MAX_BYTES = 512 << 20
+
+/**
+ * Worker threads for the counting (statsThreads.ts): one a core, for plain chunks of files of
+ * THREAD_MIN_BYTES…THREAD_MAX_BYTES. RAD_STATS_THREADS=N asks for N threads whatever the size
+ * (0: counted on the main thread), for benchmarks.
+ */
+async function startThreads(source: ByteSource, prelude: Prelude): Promise<StatsThreads | undefined> {
+  const asked = process.env.RAD_STATS_THREADS
+  const count = asked === undefined ? availableParallelism() : Number(asked)
+  const sized = asked !== undefined || (source.size >= THREAD_MIN_BYTES && source.size <= THREAD_MAX_BYTES)
+  if (!(count >= 1) || prelude.codec !== 'none' || !sized) return undefined
+  const head = await source.read(0, prelude.firstChunkOffset)
+  return new StatsThreads(head, source.size, Math.floor(count))
+}
+
+/** The workers' states into `acc`, each dropped once merged (the partitions' lists are taken, not copied). */
+function mergeInto(acc: ReturnType<typeof createStatsAccumulator>, states: StatsState[]): void {
+  while (states.length > 0) acc.merge(states.shift()!)
+}
+
 /** Runs the pass (records checked on the way); exit codes as validate (exitCodeOf). */
 export async function runStats(
   file: ByteSource,
@@ -81,14 +112,17 @@ export async function runStats(
   const sem = inferSemantics(prelude)
   // The annotation files first: a bad one stops the command before the pass.
   const notes = cellArgs ? await readAnnotations(cellArgs, prelude, sem) : undefined
+  const threads = await startThreads(source, prelude)
   const acc = createStatsAccumulator(prelude, sem)
   const scan = await scanChunks(source, prelude, {
     check: makeCheckPlan(prelude, sem),
     onChunk: (bytes, offset, chunk, convention) => {
+      if (threads) return threads.add(bytes, offset, chunk, convention)
       acc.addChunk(decodeChunk(bytes, offset, chunk, prelude, convention))
       return false
     },
   })
+  if (threads) mergeInto(acc, await threads.finish())
   for (const issue of scan.issues) {
     if (issue.severity === 'error') {
       process.stderr.write(`${reportLine('error', { ...issue, offset: issue.offset ?? 0 })}\n`)

@@ -50,6 +50,17 @@ describe.concurrent('rad stats', () => {
     expect(json.references?.top.all).toHaveLength(20)
   })
 
+  it('worker threads (each owning a range of the pairs) give the same JSON and TSV as the main thread alone', async () => {
+    for (const format of ['--json', '--tsv']) {
+      const one = await runCli(['stats', SALMON_V3, format], 30_000, { RAD_STATS_THREADS: '0' })
+      const two = await runCli(['stats', SALMON_V3, format], 30_000, { RAD_STATS_THREADS: '2' })
+      const three = await runCli(['stats', SALMON_V3, format], 30_000, { RAD_STATS_THREADS: '3' })
+      expect(two.code, two.stderr).toBe(0)
+      expect(two.stdout).toBe(one.stdout)
+      expect(three.stdout).toBe(one.stdout)
+    }
+  })
+
   it('--tsv: barcode, reads, distinct UMIs, above-knee flag; the flagged rows are the knee', async () => {
     const r = await runCli(['stats', SALMON_V3, '--tsv'])
     expect(r.code, r.stderr).toBe(0)

@@ -13,12 +13,12 @@ export interface CliResult {
   stderr: string
 }
 
-export function runCli(args: string[], timeoutMs = 30_000): Promise<CliResult> {
+export function runCli(args: string[], timeoutMs = 30_000, env?: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { cwd: ROOT, timeout: timeoutMs, maxBuffer: 64 << 20, encoding: 'utf8' },
+      { cwd: ROOT, timeout: timeoutMs, maxBuffer: 64 << 20, encoding: 'utf8', env: { ...process.env, ...env } },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') {
           reject(new Error(`could not run the CLI: ${error.message}`))

@@ -125,6 +125,22 @@ export interface StatsOptions {
    * that rate anyway, and starting over at 1 halved its table again.
    */
   pairShift?: number
+  /**
+   * Distinct (barcode, UMI) pairs counted exactly, by radix partitioning (pairPartitions.ts, 8 bytes
+   * a pair), before the pairs move to the sampled table of `maxPairs`; 0: the table from the start.
+   */
+  maxExactPairs?: number
+  /**
+   * One of `count` accumulators that share the exact pairs' buckets (worker threads): this one
+   * keeps the buckets of range `index`, and hands the rows of the others over
+   * (StatsAccumulator.takeForeignRows, addForeignRows), so no pair is held twice.
+   */
+  bucketOwners?: { count: number; index: number }
+  /**
+   * Keys waiting before the exact pairs' buckets are sorted and merged (8 bytes each; default 4M,
+   * 32 MB): more wait, fewer merges. Shared by the bucket owners.
+   */
+  pendingKeys?: number
   /** Top list length (20 by the issue). */
   top?: number
   /** For the expect-cells cut-off (alevin-fry `--expect-cells`). */
@@ -153,6 +169,19 @@ export interface BarcodeTableState {
   untrackedRecords: number
 }
 
+/**
+ * Exact pairs and barcodes by bucket (pairPartitions.ts): per bucket, sorted distinct pairs as
+ * doubles ((barcode low bits · 2^32 + UMI) · 2 + parity of the pair's reads), sorted barcodes'
+ * low bits and their reads.
+ */
+export interface PartitionState {
+  pairs: Float64Array[]
+  barcodes: Uint32Array[]
+  reads: Float64Array[]
+  pairCount: number
+  barcodeCount: number
+}
+
 /** An accumulator's state: typed arrays and numbers only. */
 export interface StatsState {
   version: 1
@@ -167,6 +196,11 @@ export interface StatsState {
   pairs: CountTableState
   /** Pairs are kept when hash >>> (32 − pairShift) is 0 (pairShift 0: all). */
   pairShift: number
+  /**
+   * When not null, the pairs are counted exactly here and `pairs` is empty; `barcodes[0]` is then
+   * these partitions' barcodes, in bucket order (a merge takes them from here, not from there).
+   */
+  partitions: PartitionState | null
   refUnique: Float64Array
   refMulti: Float64Array
   mappingType: HistogramState

@@ -343,25 +343,41 @@ describe('a file with a UMI tag and no records', () => {
   })
 })
 
+describe('a collated run of a million chunks', () => {
+  it('gives its per-chunk figures (no call with a million arguments)', async () => {
+    const r = await readRad(radBytes({ ...salmonScRna(), chunks: [] }))
+    const n = 1_000_000
+    const state = {
+      ...accumulate(r),
+      chunkRecords: new Float64Array(n).fill(2),
+      chunkBarcodes: new Uint8Array(n).fill(1),
+    }
+    expect(statsJson(state, r.prelude, r.sem).chunks.records_per_chunk).toMatchObject({ min: 2, max: 2 })
+  })
+})
+
 describe('caps: past them, documented estimates', () => {
   it('pairs past maxPairs are sampled by hash; the estimate is within its stated error', async () => {
     const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
     const exact = statsJson(accumulate(r), r.prelude, r.sem)
-    const s = statsJson(accumulate(r, { maxPairs: 2000 }), r.prelude, r.sem)
-    const u = s.umis!
-    expect(u.exact).toBe(false)
-    expect(s.exact).toBe(false)
-    expect(u.sampling_rate).toBeLessThan(1)
-    expect(u.relative_error).toBeGreaterThan(0)
-    const truth = exact.umis!.distinct_pairs
-    expect(Math.abs(u.distinct_pairs - truth) / truth).toBeLessThan(4 * u.relative_error)
-    // Barcodes stay exact.
-    expect(s.barcodes).toEqual(exact.barcodes)
+    // The table from the start, or after the exact partitions' budget is spent midway.
+    for (const maxExactPairs of [0, 3000]) {
+      const s = statsJson(accumulate(r, { maxPairs: 2000, maxExactPairs }), r.prelude, r.sem)
+      const u = s.umis!
+      expect(u.exact).toBe(false)
+      expect(s.exact).toBe(false)
+      expect(u.sampling_rate).toBeLessThan(1)
+      expect(u.relative_error).toBeGreaterThan(0)
+      const truth = exact.umis!.distinct_pairs
+      expect(Math.abs(u.distinct_pairs - truth) / truth).toBeLessThan(4 * u.relative_error)
+      // Barcodes stay exact.
+      expect(s.barcodes).toEqual(exact.barcodes)
+    }
   })
 
   it('sampled pairs: every barcode counts between 1 UMI and its reads, so the median is never 0', async () => {
     const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
-    const state = accumulate(r, { maxPairs: 2000 })
+    const state = accumulate(r, { maxPairs: 2000, maxExactPairs: 0 })
     const s = statsJson(state, r.prelude, r.sem)
     expect(s.umis?.exact).toBe(false)
     const umis = umisPerBarcode(state)
@@ -377,7 +393,7 @@ describe('caps: past them, documented estimates', () => {
   it('barcodes past maxBarcodes: counted as untracked, distinct by HyperLogLog', async () => {
     const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
     const exact = statsJson(accumulate(r), r.prelude, r.sem)
-    const s = statsJson(accumulate(r, { maxBarcodes: 100 }), r.prelude, r.sem)
+    const s = statsJson(accumulate(r, { maxBarcodes: 100, maxExactPairs: 0 }), r.prelude, r.sem)
     const b = s.barcodes!
     expect(b.exact).toBe(false)
     expect(b.top_exact).toBe(false)
@@ -392,8 +408,15 @@ describe('caps: past them, documented estimates', () => {
     // refuse one (docs/adr/0009): every hand-over between the two ways is crossed here.
     const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
     const exact = statsJson(accumulate(r), r.prelude, r.sem)
-    for (const maxPairs of [1 << 20, 5000, 800]) {
-      const opts = { maxPairs }
+    // maxExactPairs: exact partitions throughout; spent midway (a worker's or worker 0's); tables only.
+    for (const [maxPairs, maxExactPairs] of [
+      [1 << 20, undefined],
+      [5000, 4000],
+      [800, 4000],
+      [5000, 0],
+      [800, 0],
+    ] as const) {
+      const opts = { maxPairs, maxExactPairs }
       const workers = [0, 1, 2].map(() => createStatsAccumulator(r.prelude, r.sem, opts))
       r.chunks.forEach((c, k) => {
         workers[k % 3]!.addChunk(c)
@@ -420,7 +443,7 @@ describe('caps: past them, documented estimates', () => {
 
   it('a merge past the pair cap samples both sides alike', async () => {
     const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
-    const opts = { maxPairs: 3000 }
+    const opts = { maxPairs: 3000, maxExactPairs: 0 }
     const one = statsJson(accumulate(r, opts), r.prelude, r.sem)
     const a = accumulate(
       r,

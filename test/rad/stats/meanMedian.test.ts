@@ -1,5 +1,5 @@
 /**
- * meanMedian finds the median by selection (json.ts selectNth), not by sorting: it must give
+ * meanMedian finds the median by counting (small integers) or selection (figures.ts), not by sorting: it must give
  * what sorting gives, on odd and even lengths, with ties (counts of 1 are most barcodes) and
  * with the order of the input left as it was.
  */

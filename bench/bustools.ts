@@ -1,0 +1,147 @@
+/**
+ * `rad stats` beside bustools on the same records (bench/results.md, docs/adr/0009 "Fourth
+ * round"): the 200 MiB 10x-shaped RAD file (tenx.ts) and its BUS twin (bus.ts), timed in turn in
+ * one run — `bustools sort -t 2` then `bustools inspect` (Debian's bustools), against `rad stats
+ * --json` (the CLI bundle, bin/rad.mjs: worker threads on both cores), and `rad stats` on the
+ * collated twin. The figures bustools inspect prints are compared with rad's (within 0.5 %).
+ * Skipped with a note when bustools is not installed.
+ *
+ *   npx tsx bench/bustools.ts [runs]      prints the markdown section (npm run bench includes it)
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { StatsJson } from '../src/rad/stats'
+import { writeTenx } from './tenx'
+
+const ROOT = join(import.meta.dirname, '..')
+const RAD = join(ROOT, 'bin', 'rad.mjs')
+const TOLERANCE = 0.005
+
+interface Timed {
+  wall: number
+  stdout: string
+}
+
+function run(cmd: string, args: string[], env: Record<string, string> = {}): Timed {
+  const t = performance.now()
+  const r = spawnSync(cmd, args, { maxBuffer: 256 << 20, encoding: 'utf8', env: { ...process.env, ...env } })
+  const wall = (performance.now() - t) / 1000
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`)
+  return { wall, stdout: r.stdout }
+}
+
+function hasBustools(): boolean {
+  return spawnSync('bustools', ['version'], { encoding: 'utf8' }).status === 0
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = s.length >> 1
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
+}
+
+interface Figures {
+  numBarcodes: number
+  numBarcodeUMIs: number
+  medianReadsPerBarcode: number
+  medianUMIsPerBarcode: number
+  gtRecords: number
+}
+
+function radFigures(json: StatsJson): Figures {
+  return {
+    numBarcodes: json.barcodes?.distinct ?? NaN,
+    numBarcodeUMIs: json.umis?.distinct_pairs ?? NaN,
+    medianReadsPerBarcode: json.barcodes?.reads_per_barcode.median ?? NaN,
+    medianUMIsPerBarcode: json.umis?.per_barcode.median ?? NaN,
+    gtRecords: json.umis?.good_toulmin_2x ?? NaN,
+  }
+}
+
+/** bustools sort + inspect, timed as one; the inspect JSON. */
+function bustools(bus: string, dir: string): { wall: number; figures: Figures } {
+  const sorted = join(dir, 'sorted.bus')
+  const out = join(dir, 'inspect.json')
+  const sort = run('bustools', ['sort', '-t', '2', '-T', join(dir, 'tmp'), '-o', sorted, bus])
+  const inspect = run('bustools', ['inspect', '-o', out, sorted])
+  const figures = JSON.parse(readFileSync(out, 'utf8')) as Figures
+  return { wall: sort.wall + inspect.wall, figures }
+}
+
+function radStats(path: string, env: Record<string, string> = {}): { wall: number; figures: Figures } {
+  const r = run(process.execPath, [RAD, 'stats', '--json', path], env)
+  return { wall: r.wall, figures: radFigures(JSON.parse(r.stdout) as StatsJson) }
+}
+
+const f2 = (x: number): string => x.toFixed(2)
+
+/** The markdown section: times (median of `runs`, in turn), ratios pair by pair, figures compared. */
+export function bustoolsSection(runs = 5): string {
+  if (!hasBustools()) {
+    return '## rad stats beside bustools\n\nSkipped: `bustools` is not installed (`apt-get install bustools`).\n'
+  }
+  const files = writeTenx(200, { collated: true, bus: true })
+  const dir = mkdtempSync(join(tmpdir(), 'rad-bustools-'))
+  try {
+    for (const f of [files.rad, files.collated, files.bus]) readFileSync(f) // into the page cache
+    const rows = { bus: [] as number[], rad: [] as number[], one: [] as number[], collated: [] as number[] }
+    const ratios: number[] = []
+    let bus: Figures | undefined
+    let rad: Figures | undefined
+    for (let i = 0; i < runs; i++) {
+      const b = bustools(files.bus, dir)
+      const r = radStats(files.rad)
+      rows.bus.push(b.wall)
+      rows.rad.push(r.wall)
+      ratios.push(b.wall / r.wall)
+      rows.one.push(radStats(files.rad, { RAD_STATS_THREADS: '0' }).wall)
+      rows.collated.push(radStats(files.collated).wall)
+      bus = b.figures
+      rad = r.figures
+    }
+    return section(rows, ratios, bus!, rad!, runs)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+function section(
+  rows: Record<'bus' | 'rad' | 'one' | 'collated', number[]>,
+  ratios: number[],
+  bus: Figures,
+  rad: Figures,
+  runs: number,
+): string {
+  const line = (name: string, xs: number[]): string =>
+    `| ${name} | ${f2(median(xs))} | ${f2(Math.min(...xs))}–${f2(Math.max(...xs))} |`
+  const keys = Object.keys(bus) as (keyof Figures)[]
+  const compare = keys.filter((k) => k in rad)
+  const agree = compare.every((k) => Math.abs(rad[k] - bus[k]) <= TOLERANCE * Math.abs(bus[k]))
+  return [
+    '## rad stats beside bustools (200 MiB 10x-shaped file, bench/tenx.ts)',
+    '',
+    `${String(runs)} runs in turn, wall seconds, files in the page cache; ${cpus().length.toString()} cores shared with other work.`,
+    '',
+    '| command | median s | min–max |',
+    '| --- | --- | --- |',
+    line('`bustools sort -t 2` + `bustools inspect` (BUS twin)', rows.bus),
+    line('`rad stats --json` (worker threads)', rows.rad),
+    line('`rad stats --json`, RAD_STATS_THREADS=0 (one thread)', rows.one),
+    line('`rad stats --json`, collated twin (worker threads)', rows.collated),
+    '',
+    `bustools ÷ rad stats, pair by pair: median ${f2(median(ratios))}× (${f2(Math.min(...ratios))}–${f2(Math.max(...ratios))}).`,
+    '',
+    '| figure | bustools inspect | rad stats |',
+    '| --- | --- | --- |',
+    ...compare.map((k) => `| ${k} | ${String(bus[k])} | ${String(rad[k])} |`),
+    '',
+    agree ? 'Every figure agrees within 0.5 %.' : '**Figures differ by more than 0.5 %.**',
+    '',
+  ].join('\n')
+}
+
+if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
+  process.stdout.write(bustoolsSection(Number(process.argv[2] ?? 5)))
+}

@@ -1,0 +1,97 @@
+/**
+ * The page's statistics schedule in Node (docs/adr/0009, fourth round): `workers` accumulators
+ * take 32 MiB batches of a file in turn, as the decode workers do; every `drainEvery` batches the
+ * others' states are drained and merged one at a time into worker 0's, which then reports
+ * (exportState + statsJson), as statsPass.ts does. Prints CPU and wall seconds, the peak RSS above
+ * the start, and the exact figures, to compare with `rad stats`.
+ *
+ * With `own`, each accumulator owns a range of the exact pairs' buckets (StatsOptions.bucketOwners)
+ * and hands the rows of the others over after each batch, as the CLI's threads do; a drain is then
+ * skipped (each worker's lists are its own, and the final merge takes them as they are).
+ *
+ *   node --import tsx bench/pageSchedule.ts FILE [workers] [drainEvery] [own]
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { recordLayout } from '../src/rad/chunk'
+import { decodeChunkInPlace } from '../src/rad/decodeChunk'
+import { InPlaceScratch } from '../src/rad/decodeInPlace'
+import { parsePrelude } from '../src/rad/prelude'
+import { inferSemantics } from '../src/rad/semantics'
+import { createStatsAccumulator, statsJson } from '../src/rad/stats'
+import type { StatsAccumulator } from '../src/rad/stats'
+
+const BATCH = 32 << 20
+
+function main(path: string, workers: number, drainEvery: number, own: boolean): void {
+  const fd = openSync(path, 'r')
+  const size = fstatSync(fd).size
+  const head = new Uint8Array(Math.min(size, 4 << 20))
+  readSync(fd, head, 0, head.length, 0)
+  const prelude = parsePrelude(head, size)
+  const sem = inferSemantics(prelude)
+  const layout = recordLayout(prelude)
+  const scratch = new InPlaceScratch()
+  const opts = (index: number) => (own ? { bucketOwners: { count: workers, index } } : {})
+  const accs: StatsAccumulator[] = Array.from({ length: workers }, (_, w) =>
+    createStatsAccumulator(prelude, sem, opts(w)),
+  )
+  const idle = process.memoryUsage().rss
+  let peak = idle
+  const cpu0 = process.cpuUsage()
+  const t0 = performance.now()
+  const buf = new Uint8Array(BATCH + (1 << 20))
+  let pos = prelude.firstChunkOffset
+  let chunk = 0
+  for (let batch = 0; pos < size; batch++) {
+    const got = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos)
+    const view = new DataView(buf.buffer, 0, got)
+    let at = 0
+    const acc = accs[batch % workers]!
+    while (at + 8 <= got && at + view.getUint32(at, true) <= got && (at < BATCH || at === 0)) {
+      const nbytes = view.getUint32(at, true)
+      acc.addChunk(
+        decodeChunkInPlace(
+          buf.subarray(at, at + nbytes),
+          pos + at,
+          chunk++,
+          prelude,
+          'header-inclusive',
+          layout,
+          scratch,
+        ),
+      )
+      at += nbytes
+    }
+    pos += at
+    if (own) {
+      acc.takeForeignRows().forEach((rows, w) => {
+        if (rows) accs[w]!.addForeignRows(rows)
+      })
+    } else if ((batch + 1) % drainEvery === 0) {
+      for (let w = 1; w < workers; w++) {
+        accs[0]!.merge(accs[w]!.exportState())
+        accs[w] = createStatsAccumulator(prelude, sem)
+      }
+      statsJson(accs[0]!.exportState(), prelude, sem)
+    }
+    peak = Math.max(peak, process.memoryUsage().rss)
+  }
+  closeSync(fd)
+  for (let w = 1; w < workers; w++) accs[0]!.merge(accs[w]!.exportState())
+  const json = statsJson(accs[0]!.exportState(), prelude, sem)
+  peak = Math.max(peak, process.memoryUsage().rss)
+  const cpu = process.cpuUsage(cpu0)
+  const line = [
+    own
+      ? `${String(workers)} accumulators owning bucket ranges:`
+      : `${String(workers)} accumulators, drained every ${String(drainEvery)} batches:`,
+    `CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s, wall ${((performance.now() - t0) / 1000).toFixed(2)} s,`,
+    `peak RSS ${((peak - idle) / 2 ** 20).toFixed(0)} MiB above the start;`,
+    `barcodes ${String(json.barcodes?.distinct)}, pairs ${String(json.umis?.distinct_pairs)},`,
+    `exact ${String(json.exact)}, median UMIs ${String(json.umis?.per_barcode.median)},`,
+    `Good–Toulmin ${String(json.umis?.good_toulmin_2x)}`,
+  ]
+  process.stdout.write(`${line.join(' ')}\n`)
+}
+
+main(process.argv[2] ?? '', Number(process.argv[3] ?? 2), Number(process.argv[4] ?? 4), process.argv[5] === 'own')

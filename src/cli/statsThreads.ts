@@ -1,0 +1,232 @@
+/**
+ * `rad stats` on every core (docs/adr/0009, "Fourth round"): the main thread reads and checks the
+ * chunks (scanChunks) and copies them into ~4 MiB batches; worker threads decode and count them,
+ * each into its own accumulator, and send their states back to be merged. At most IN_FLIGHT
+ * batches wait per worker, so a fast disk does not queue the file in memory.
+ *
+ * The worker runs this same module (the CLI bundle, or this file through tsx): it starts when
+ * loaded in a worker thread whose workerData says so.
+ */
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
+import { recordLayout } from '../rad/chunk'
+import { decodeChunkInPlace } from '../rad/decodeChunk'
+import { InPlaceScratch } from '../rad/decodeInPlace'
+import { parsePrelude } from '../rad/prelude'
+import { inferSemantics } from '../rad/semantics'
+import { createStatsAccumulator, statsTransferables } from '../rad/stats'
+import type { StatsState } from '../rad/stats'
+import type { NbytesConvention } from '../rad/types'
+
+const KIND = 'rad-stats-thread'
+const BATCH_BYTES = 4 << 20
+const IN_FLIGHT = 2
+/**
+ * Keys waiting before the pairs are sorted and merged, all threads together (96 MB): threads count
+ * files ≤ 512 MiB (stats.ts), whose pairs leave room for it, and a 200 MB run is then sorted once
+ * with nothing to merge (~0.3 s less CPU on tenx-200m; docs/adr/0009, fourth round).
+ */
+const PENDING_KEYS = 12 << 20
+
+interface ThreadData {
+  kind: typeof KIND
+  prelude: Uint8Array
+  fileSize: number
+  /** This thread's range of the exact pairs' buckets (StatsOptions.bucketOwners). */
+  index: number
+  count: number
+}
+
+/** A batch of whole chunks: chunk i is buffer[starts[i], starts[i + 1]). */
+interface BatchMessage {
+  type: 'batch'
+  buffer: ArrayBuffer
+  starts: Uint32Array
+  offsets: Float64Array
+  chunks: Uint32Array
+  convention: NbytesConvention
+}
+
+/** Rows of this thread's buckets that another thread decoded. */
+interface RowsMessage {
+  type: 'rows'
+  rows: Uint32Array
+}
+
+type ToThread = BatchMessage | RowsMessage | { type: 'end' }
+type FromThread =
+  | { type: 'done'; foreign: (Uint32Array | undefined)[]; buffer: ArrayBuffer }
+  | { type: 'state'; state: StatsState }
+  | { type: 'error'; message: string }
+
+function runThread(data: ThreadData, port: NonNullable<typeof parentPort>): void {
+  const prelude = parsePrelude(data.prelude, data.fileSize)
+  const acc = createStatsAccumulator(prelude, inferSemantics(prelude), {
+    bucketOwners: { count: data.count, index: data.index },
+    pendingKeys: PENDING_KEYS,
+  })
+  const layout = recordLayout(prelude)
+  const scratch = new InPlaceScratch()
+  port.on('message', (m: ToThread) => {
+    try {
+      if (m.type === 'end') {
+        const state = acc.exportState()
+        port.postMessage({ type: 'state', state } satisfies FromThread, statsTransferables(state))
+        return
+      }
+      if (m.type === 'rows') {
+        acc.addForeignRows(m.rows)
+        return
+      }
+      const bytes = new Uint8Array(m.buffer)
+      for (let i = 0; i < m.chunks.length; i++) {
+        const chunk = bytes.subarray(m.starts[i], m.starts[i + 1])
+        acc.addChunk(decodeChunkInPlace(chunk, m.offsets[i]!, m.chunks[i]!, prelude, m.convention, layout, scratch))
+      }
+      const foreign = acc.takeForeignRows()
+      const buffers = foreign.flatMap((rows) => (rows ? [rows.buffer as ArrayBuffer] : []))
+      // The batch's buffer goes back to be filled again: fresh 4 MiB buffers would pile up
+      // between collections (external memory) and cost more RSS than the counts.
+      port.postMessage({ type: 'done', foreign, buffer: m.buffer } satisfies FromThread, [...buffers, m.buffer])
+    } catch (e) {
+      port.postMessage({ type: 'error', message: e instanceof Error ? e.message : String(e) } satisfies FromThread)
+    }
+  })
+}
+
+if (!isMainThread && parentPort && (workerData as Partial<ThreadData> | null)?.kind === KIND) {
+  runThread(workerData as ThreadData, parentPort)
+}
+
+/** A larger young generation: the decode's per-chunk views die young, and scavenges were ~8 % of the CPU. */
+const YOUNG = { maxYoungGenerationSizeMb: 64 }
+
+/** A worker of this module, from the bundle or (through tsx) from the source. */
+function spawn(data: ThreadData): Worker {
+  const self = new URL(import.meta.url)
+  if (!self.pathname.endsWith('.ts')) return new Worker(self, { workerData: data, resourceLimits: YOUNG })
+  const boot = `import('tsx/esm/api').then((m) => m.register()).then(() => import(${JSON.stringify(self.href)}))`
+  return new Worker(boot, { eval: true, workerData: data, resourceLimits: YOUNG })
+}
+
+interface Thread {
+  worker: Worker
+  waiting: number
+}
+
+export class StatsThreads {
+  private readonly threads: Thread[]
+  private next = 0
+  private buffer = new Uint8Array(BATCH_BYTES)
+  private readonly spare: ArrayBuffer[] = []
+  private used = 0
+  private starts: number[] = [0]
+  private offsets: number[] = []
+  private chunks: number[] = []
+  private convention: NbytesConvention = 'header-inclusive'
+  private failed: Error | undefined
+  private wake: (() => void) | undefined
+  private readonly states: StatsState[] = []
+  private finished: (() => void) | undefined
+
+  constructor(preludeBytes: Uint8Array, fileSize: number, count: number) {
+    this.threads = Array.from({ length: count }, (_, index) => ({
+      worker: spawn({ kind: KIND, prelude: preludeBytes, fileSize, index, count }),
+      waiting: 0,
+    }))
+    for (const t of this.threads) {
+      t.worker.on('message', (m: FromThread) => {
+        this.heard(t, m)
+      })
+      t.worker.on('error', (e) => {
+        this.fail(e)
+      })
+    }
+  }
+
+  private heard(t: Thread, m: FromThread): void {
+    if (m.type === 'error') this.fail(new Error(m.message))
+    else if (m.type === 'state') {
+      this.states.push(m.state)
+      if (this.states.length === this.threads.length) this.finished?.()
+    } else {
+      t.waiting--
+      if (this.spare.length < this.threads.length) this.spare.push(m.buffer)
+      // Another thread's rows, to the thread that owns their buckets (messages keep their order).
+      m.foreign.forEach((rows, o) => {
+        if (rows) {
+          this.threads[o]?.worker.postMessage({ type: 'rows', rows } satisfies ToThread, [rows.buffer as ArrayBuffer])
+        }
+      })
+    }
+    const wake = this.wake
+    this.wake = undefined
+    wake?.()
+  }
+
+  private fail(e: Error): void {
+    this.failed ??= e
+    this.wake?.()
+    this.finished?.()
+  }
+
+  /** Takes a chunk's bytes (copied); a promise when every worker has IN_FLIGHT batches waiting. */
+  add(bytes: Uint8Array, offset: number, chunk: number, convention: NbytesConvention): Promise<undefined> | undefined {
+    if (this.failed) throw this.failed
+    this.convention = convention
+    if (this.used + bytes.length > this.buffer.length && this.chunks.length > 0) {
+      const sent = this.send()
+      if (sent) return sent.then(() => this.add(bytes, offset, chunk, convention))
+    }
+    if (bytes.length > this.buffer.length) this.buffer = new Uint8Array(bytes.length)
+    this.buffer.set(bytes, this.used)
+    this.used += bytes.length
+    this.starts.push(this.used)
+    this.offsets.push(offset)
+    this.chunks.push(chunk)
+    return undefined
+  }
+
+  /** Posts the batch to the next worker with room; a promise (to try again) when none has. */
+  private send(): Promise<void> | undefined {
+    const n = this.threads.length
+    let k = 0
+    while (k < n && this.threads[(this.next + k) % n]!.waiting >= IN_FLIGHT) k++
+    if (k === n) return new Promise((resolve) => (this.wake = resolve))
+    const thread = this.threads[(this.next + k) % n]!
+    this.next = (this.next + k + 1) % n
+    const message: BatchMessage = {
+      type: 'batch',
+      buffer: this.buffer.buffer,
+      starts: Uint32Array.from(this.starts),
+      offsets: Float64Array.from(this.offsets),
+      chunks: Uint32Array.from(this.chunks),
+      convention: this.convention,
+    }
+    thread.waiting++
+    thread.worker.postMessage(message, [message.buffer])
+    this.buffer = new Uint8Array(this.spare.pop() ?? new ArrayBuffer(BATCH_BYTES))
+    this.used = 0
+    this.starts = [0]
+    this.offsets = []
+    this.chunks = []
+    return undefined
+  }
+
+  /** Sends what is left, then every worker's state (the workers end). */
+  async finish(): Promise<StatsState[]> {
+    while (this.chunks.length > 0) {
+      const wait = this.send()
+      if (wait) await wait
+    }
+    // Every batch answered, so every row handed over was posted before the end.
+    while (this.threads.some((t) => t.waiting > 0) && !this.failed) {
+      await new Promise<void>((resolve) => (this.wake = resolve))
+    }
+    const done = new Promise<void>((resolve) => (this.finished = resolve))
+    for (const t of this.threads) t.worker.postMessage({ type: 'end' } satisfies ToThread)
+    await done
+    await Promise.all(this.threads.map((t) => t.worker.terminate()))
+    if (this.failed) throw this.failed
+    return this.states
+  }
+}

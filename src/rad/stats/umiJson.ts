@@ -1,0 +1,81 @@
+/** The UMI figures of the statistics JSON (docs/stats.md): exact from partitions, else from the pair table. */
+import { countTableFrom } from './countTable'
+import { meanMedian } from './figures'
+import { partitionFigures } from './pairPartitions'
+import type { PartitionFigures } from './pairPartitions'
+import type { PartitionState, StatsState, UmiStats } from './types'
+
+/**
+ * Distinct UMIs per barcode of the combined table (scaled by the sampling
+ * rate). When the pairs are sampled, a barcode none of whose pairs was drawn
+ * would count 0, and one with a drawn pair 1/rate: each estimate is held
+ * between 1 and the barcode's reads, which bound it whatever was drawn (a
+ * barcode with reads has a UMI; it has no more UMIs than reads).
+ */
+export function umisPerBarcode(state: StatsState): Float64Array {
+  if (state.partitions) return figuresOf(state.partitions).umis
+  const b = state.barcodes[0]
+  const p = state.pairs
+  if (!b || p.size === 0) return new Float64Array(b?.table.size ?? 0)
+  const table = countTableFrom(b.table, b.table.size)
+  const out = new Float64Array(b.table.size)
+  const rate = 2 ** -state.pairShift
+  for (let id = 0; id < p.size; id++) {
+    const bid = table.find(p.keys, id * p.keyWords)
+    if (bid >= 0) out[bid]! += 1 / rate
+  }
+  if (state.pairShift > 0) {
+    const reads = b.table.counts
+    for (let i = 0; i < out.length; i++) out[i] = Math.min(reads[i]!, Math.max(1, out[i]!))
+  }
+  return out
+}
+
+const figuresCache = new WeakMap<PartitionState, PartitionFigures>()
+
+/** The partitions' figures, once per state (the JSON and the TSV both ask). */
+function figuresOf(s: PartitionState): PartitionFigures {
+  let f = figuresCache.get(s)
+  if (!f) {
+    f = partitionFigures(s)
+    figuresCache.set(s, f)
+  }
+  return f
+}
+
+export function umiStats(state: StatsState): UmiStats {
+  if (state.partitions) return exactUmiStats(state, state.partitions)
+  const p = state.pairs
+  const rate = 2 ** -state.pairShift
+  const distinct = p.size / rate
+  // Good–Toulmin at t = 1: Σ (−1)^(i+1) n_i, n_i = pairs seen i times (scaled like the sample).
+  let gt = 0
+  for (let id = 0; id < p.size; id++) gt += (p.counts[id]! % 2 === 1 ? 1 : -1) / rate
+  const per = meanMedian(umisPerBarcode(state))
+  return {
+    distinct_pairs: Math.round(distinct),
+    per_barcode: per,
+    duplication_rate: distinct > 0 ? state.records / distinct : 0,
+    sequencing_saturation: state.records > 0 ? 1 - distinct / state.records : 0,
+    good_toulmin_2x: Math.round(gt),
+    exact: state.pairShift === 0,
+    sampling_rate: rate,
+    relative_error: state.pairShift === 0 || p.size === 0 ? 0 : Math.sqrt((1 - rate) / p.size),
+  }
+}
+
+/** Counted exactly (pairPartitions.ts): no sampling, no error. */
+function exactUmiStats(state: StatsState, s: PartitionState): UmiStats {
+  const f = figuresOf(s)
+  const distinct = s.pairCount
+  return {
+    distinct_pairs: distinct,
+    per_barcode: meanMedian(f.umis),
+    duplication_rate: distinct > 0 ? state.records / distinct : 0,
+    sequencing_saturation: state.records > 0 ? 1 - distinct / state.records : 0,
+    good_toulmin_2x: f.goodToulmin,
+    exact: true,
+    sampling_rate: 1,
+    relative_error: 0,
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The exact pair counting by radix partitioning against a plain Map of every record: distinct
+ * pairs, Good–Toulmin parities, reads and UMIs per barcode, through flushes and merges.
+ */
+import { describe, expect, it } from 'vitest'
+import {
+  PairPartitions,
+  barcodeOf,
+  forEachPartitionPair,
+  partitionBarcodes,
+  partitionFigures,
+} from '../../../src/rad/stats/pairPartitions'
+
+function random(seed: number): () => number {
+  let s = seed
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
+    return s / 2 ** 32
+  }
+}
+
+/** Rows of (barcode, 0, UMI, 0): few barcodes and UMIs, so pairs repeat. */
+function rowsOf(n: number, seed: number): Uint32Array {
+  const next = random(seed)
+  const rows = new Uint32Array(4 * n)
+  for (let r = 0; r < n; r++) {
+    rows[4 * r] = next() < 0.5 ? Math.floor(next() * 50) : Math.floor(next() * 2 ** 32)
+    rows[4 * r + 2] = next() < 0.5 ? Math.floor(next() * 8) : Math.floor(next() * 2 ** 32)
+  }
+  return rows
+}
+
+function naive(rows: Uint32Array) {
+  const pairs = new Map<string, number>()
+  const reads = new Map<number, number>()
+  const umis = new Map<number, number>()
+  for (let at = 0; at < rows.length; at += 4) {
+    const key = `${String(rows[at])}:${String(rows[at + 2])}`
+    const seen = pairs.get(key) ?? 0
+    if (seen === 0) umis.set(rows[at]!, (umis.get(rows[at]!) ?? 0) + 1)
+    pairs.set(key, seen + 1)
+    reads.set(rows[at]!, (reads.get(rows[at]!) ?? 0) + 1)
+  }
+  let gt = 0
+  for (const c of pairs.values()) gt += c % 2 === 1 ? 1 : -1
+  return { pairs, reads, umis, gt }
+}
+
+function check(p: PairPartitions, rows: Uint32Array): void {
+  const want = naive(rows)
+  const s = p.exportState()
+  expect(s.pairCount).toBe(want.pairs.size)
+  expect(s.barcodeCount).toBe(want.reads.size)
+  const { keys, counts } = partitionBarcodes(s)
+  const f = partitionFigures(s)
+  expect(f.goodToulmin).toBe(want.gt)
+  for (let i = 0; i < counts.length; i++) {
+    expect(keys[2 * i + 1]).toBe(0)
+    expect(counts[i]).toBe(want.reads.get(keys[2 * i]!))
+    expect(f.umis[i]).toBe(want.umis.get(keys[2 * i]!))
+  }
+  let pairs = 0
+  forEachPartitionPair(s, (barcode, umi, odd) => {
+    const c = want.pairs.get(`${String(barcode)}:${String(umi)}`)
+    expect(c).toBeDefined()
+    expect(odd).toBe((c ?? 0) % 2 === 1)
+    pairs++
+  })
+  expect(pairs).toBe(want.pairs.size)
+}
+
+describe('pair partitions', () => {
+  it('recover every barcode exactly (the spreading is a bijection)', () => {
+    for (const b of [0, 1, 0xffffffff, 0x12345678, 0x80000000]) {
+      const p = new PairPartitions()
+      p.addRows(Uint32Array.of(b, 0, 7, 0), 4, 0, 1)
+      expect(partitionBarcodes(p.exportState()).keys[0]).toBe(b)
+    }
+    expect(barcodeOf(0, 0)).toBe(0)
+  })
+
+  it('count exactly, flushed once or many times', () => {
+    const rows = rowsOf(20_000, 1)
+    const once = new PairPartitions()
+    once.addRows(rows, 4, 0, 20_000)
+    check(once, rows)
+    const often = new PairPartitions()
+    for (let from = 0; from < 20_000; from += 1000) {
+      often.addRows(rows, 4, from, from + 1000)
+      often.flush()
+    }
+    check(often, rows)
+  })
+
+  it('merge to the same figures as one, and exported states do not change afterwards', () => {
+    const rows = rowsOf(20_000, 2)
+    const a = new PairPartitions()
+    const b = new PairPartitions()
+    a.addRows(rows, 4, 0, 12_000)
+    b.addRows(rows, 4, 12_000, 20_000)
+    const before = a.exportState()
+    const pairsBefore = before.pairCount
+    a.merge(b.exportState())
+    check(a, rows)
+    expect(before.pairCount).toBe(pairsBefore)
+    check(a, rows)
+  })
+
+  it('stop at a key wider than 32 bits', () => {
+    const p = new PairPartitions()
+    expect(p.addRows(Uint32Array.of(1, 0, 2, 0, 3, 1, 4, 0), 4, 0, 2)).toBe(1)
+    expect(p.exportState().pairCount).toBe(1)
+  })
+})
