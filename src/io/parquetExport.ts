@@ -1,0 +1,120 @@
+/**
+ * A selection of records as a Parquet file (docs/engines.md, ADR 0012): the
+ * table of rad/parquetSchema.ts, filled chunk by chunk (rad/parquetRows.ts)
+ * and written by hyparquet-writer one row group at a time. After each row
+ * group the bytes go to the sink and the buffers start again, so memory holds
+ * one row group whatever the file's size.
+ */
+import { ByteWriter, ParquetWriter } from 'hyparquet-writer'
+import type { ColumnSource } from 'hyparquet-writer'
+import { ParquetRows } from '../rad/parquetRows'
+import { parquetMetadata, parquetPlan } from '../rad/parquetSchema'
+import { inferSemantics } from '../rad/semantics'
+import type { ByteSink } from '../rad/subsetWriter'
+import type { Prelude } from '../rad/types'
+import type { ByteSource } from './byteSource'
+import { eachSelectedChunk } from './selectedRecords'
+import type { RecordSelection, WalkOptions } from './selectedRecords'
+
+export interface ParquetOptions {
+  /** One row per record, its alignments a list column (`--per record`). */
+  perRecord?: boolean
+  /** The producer's name for the metadata (rad/producer.ts). */
+  producer?: string
+  /** The source file's name for the metadata. */
+  source?: string
+  /** Rows per row group (at most 1M; default ROW_GROUP_ROWS). */
+  rowGroupRows?: number
+  /** Rows written so far, after each row group. */
+  onRows?: (rows: number) => void
+}
+
+export interface ParquetSummary {
+  records: number
+  rows: number
+  rowGroups: number
+  bytes: number
+}
+
+/** Rows per row group: well under the 1M cap, so a row group's columns stay small in memory. */
+export const ROW_GROUP_ROWS = 1 << 19
+
+const CREATED_BY = 'rad-viewer (hyparquet-writer 0.17.0)'
+
+/** hyparquet-writer's ByteWriter whose bytes go to a sink after each row group. */
+class SinkWriter extends ByteWriter {
+  private readonly sink: ByteSink
+
+  constructor(sink: ByteSink) {
+    super(1 << 20)
+    this.sink = sink
+  }
+
+  /** Called by ParquetWriter after each row group; the next one waits for it. */
+  async flush(): Promise<void> {
+    if (this.index === 0) return
+    const bytes = new Uint8Array(this.buffer, 0, this.index).slice()
+    this.index = 0
+    await this.sink.write(bytes)
+  }
+
+  // ByteWriter's finish returns nothing; ParquetWriter.finish returns and awaits whatever this returns.
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
+  override finish(): Promise<void> {
+    return this.flush()
+  }
+}
+
+/** Columns that keep min/max statistics: cheap, and what engines skip row groups by. */
+const WITH_STATISTICS = new Set(['record', 'chunk'])
+
+/** Writes the chosen records as Parquet; the sink gets the file front to back. */
+export async function writeParquet(
+  source: ByteSource,
+  prelude: Prelude,
+  sel: RecordSelection,
+  sink: ByteSink,
+  opts: WalkOptions & ParquetOptions = {},
+): Promise<ParquetSummary> {
+  const sem = inferSemantics(prelude)
+  const plan = parquetPlan(prelude, sem, opts.perRecord ?? false)
+  const groupRows = Math.min(opts.rowGroupRows ?? ROW_GROUP_ROWS, 1_000_000)
+  const rows = new ParquetRows(plan, prelude, sem, groupRows)
+  const writer = new SinkWriter(sink)
+  const parquet = new ParquetWriter({
+    writer,
+    schema: plan.schema,
+    codec: 'SNAPPY',
+    statistics: false,
+    kvMetadata: parquetMetadata(prelude, sem, opts.producer ?? 'unknown', opts.source ?? ''),
+    createdBy: CREATED_BY,
+  })
+  const summary: ParquetSummary = { records: 0, rows: 0, rowGroups: 0, bytes: 0 }
+  const writeGroup = async (): Promise<void> => {
+    const n = rows.rows
+    const columnData = rows.take().map((c): ColumnSource => ({
+      name: c.name,
+      data: c.data as ColumnSource['data'],
+      statistics: WITH_STATISTICS.has(c.name),
+    }))
+    await parquet.write({ columnData, rowGroupSize: groupRows })
+    summary.rows += n
+    summary.rowGroups += Math.ceil(n / groupRows)
+    opts.onRows?.(summary.rows)
+  }
+  await eachSelectedChunk(
+    source,
+    prelude,
+    sel,
+    async (c) => {
+      rows.addChunk(c.columns(), c.firstRecord, c.records)
+      summary.records += c.records.length
+      if (rows.rows >= groupRows) await writeGroup()
+    },
+    opts,
+  )
+  if (rows.rows > 0 || summary.rowGroups === 0) await writeGroup()
+  await parquet.finish()
+  summary.bytes = writer.offset
+  return summary
+}
