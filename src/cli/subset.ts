@@ -28,14 +28,22 @@ export interface SubsetArgs {
   /** The record filter flags (filterFlags.ts), shared with view and dump. */
   filter?: RecordFilter | undefined
   /** `export --format`; undefined: from OUT's extension (exportFormatOf). */
-  format?: ExportFormat | undefined
+  format?: CliExportFormat | undefined
+  /** `export --per record`: one Parquet row per record, not per alignment. */
+  perRecord: boolean
+  /** `export A.rad B.rad … --out DIR`: the Hive-partitioned folder. */
+  outDir?: string | undefined
 }
 
-const FORMATS: readonly ExportFormat[] = ['rad', 'tsv', 'jsonl']
+/** What `export` writes: the page's formats (io/exportSelection.ts) and Parquet (io/parquetExport.ts). */
+export type CliExportFormat = ExportFormat | 'parquet'
 
-/** `export`'s format when --format is not given: `.tsv` → tsv, `.jsonl`/`.json` → jsonl, else rad. */
-export function exportFormatOf(outPath: string): ExportFormat {
+const FORMATS: readonly CliExportFormat[] = ['rad', 'tsv', 'jsonl', 'parquet']
+
+/** `export`'s format when --format is not given: `.tsv`, `.jsonl`/`.json`, `.parquet`/`.pq`, else rad. */
+export function exportFormatOf(outPath: string): CliExportFormat {
   if (/\.tsv$/i.test(outPath)) return 'tsv'
+  if (/\.(parquet|pq)$/i.test(outPath)) return 'parquet'
   return /\.jsonl?$/i.test(outPath) ? 'jsonl' : 'rad'
 }
 
@@ -55,10 +63,23 @@ function parseRange(text: string | undefined): [number, number] | undefined {
 export function takeSubsetFlags(argv: string[]): SubsetArgs | string {
   const selection: RecordSelection = {}
   let keepChunks = false
-  let format: ExportFormat | undefined
+  let perRecord = false
+  let outDir: string | undefined
+  let format: CliExportFormat | undefined
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]
-    if (flag === '--format') {
+    if (flag === '--per') {
+      const per = argv[i + 1]
+      if (per !== 'record' && per !== 'alignment') return '--per needs record or alignment'
+      perRecord = per === 'record'
+      argv.splice(i, 2)
+      i--
+    } else if (flag === '--out') {
+      outDir = argv[i + 1]
+      if (outDir === undefined || outDir === '') return '--out needs a folder'
+      argv.splice(i, 2)
+      i--
+    } else if (flag === '--format') {
       format = FORMATS.find((f) => f === argv[i + 1])
       if (!format) return `--format needs one of ${FORMATS.join(', ')}`
       argv.splice(i, 2)
@@ -76,11 +97,11 @@ export function takeSubsetFlags(argv: string[]): SubsetArgs | string {
       i--
     }
   }
-  return { selection, keepChunks, format }
+  return { selection, keepChunks, format, perRecord, outDir }
 }
 
 /** A file written front to back, with positioned rewrites for the num_chunks patch. */
-function fileSink(handle: FileHandle): ByteSink {
+export function fileSink(handle: FileHandle): ByteSink {
   let position = 0
   return {
     async write(bytes) {
