@@ -36,8 +36,19 @@ export interface ParquetSummary {
   bytes: number
 }
 
-/** Rows per row group: well under the 1M cap, so a row group's columns stay small in memory. */
-export const ROW_GROUP_ROWS = 1 << 19
+/**
+ * Rows per row group: near DuckDB's own (122,880), well under the 1M cap. A
+ * row group's columns and the writer's work on them are what memory holds:
+ * 2^17 rows keep a 24M-alignment export under 250 MB, 2^18 near 300
+ * (bench/results.md).
+ */
+export const ROW_GROUP_ROWS = 1 << 17
+
+/** Reads of 4 MiB, not the scan's 16: the writer, not the disk, sets the pace, and memory counts. */
+const READ_BLOCK = 4 << 20
+
+/** The most rows in a row group (engines split work by row group; a large one costs memory). */
+const MAX_ROW_GROUP_ROWS = 1_000_000
 
 const CREATED_BY = 'rad-viewer (hyparquet-writer 0.17.0)'
 
@@ -65,9 +76,6 @@ class SinkWriter extends ByteWriter {
   }
 }
 
-/** Columns that keep min/max statistics: cheap, and what engines skip row groups by. */
-const WITH_STATISTICS = new Set(['record', 'chunk'])
-
 /** Writes the chosen records as Parquet; the sink gets the file front to back. */
 export async function writeParquet(
   source: ByteSource,
@@ -78,7 +86,7 @@ export async function writeParquet(
 ): Promise<ParquetSummary> {
   const sem = inferSemantics(prelude)
   const plan = parquetPlan(prelude, sem, opts.perRecord ?? false)
-  const groupRows = Math.min(opts.rowGroupRows ?? ROW_GROUP_ROWS, 1_000_000)
+  const groupRows = Math.min(opts.rowGroupRows ?? ROW_GROUP_ROWS, MAX_ROW_GROUP_ROWS)
   const rows = new ParquetRows(plan, prelude, sem, groupRows)
   const writer = new SinkWriter(sink)
   const parquet = new ParquetWriter({
@@ -92,14 +100,16 @@ export async function writeParquet(
   const summary: ParquetSummary = { records: 0, rows: 0, rowGroups: 0, bytes: 0 }
   const writeGroup = async (): Promise<void> => {
     const n = rows.rows
-    const columnData = rows.take().map((c): ColumnSource => ({
-      name: c.name,
-      data: c.data as ColumnSource['data'],
-      statistics: WITH_STATISTICS.has(c.name),
-    }))
-    await parquet.write({ columnData, rowGroupSize: groupRows })
+    const columnData = rows.take().map((c, i): ColumnSource => {
+      const encoding = plan.columns[i]?.encoding
+      const data = c.data as ColumnSource['data']
+      return encoding ? { name: c.name, data, encoding } : { name: c.name, data }
+    })
+    // One row group per call, unless one chunk alone brought more than the cap.
+    const groups = Math.ceil(n / MAX_ROW_GROUP_ROWS)
+    await parquet.write({ columnData, rowGroupSize: Math.ceil(n / groups) || 1 })
     summary.rows += n
-    summary.rowGroups += Math.ceil(n / groupRows)
+    summary.rowGroups += Math.max(groups, 1)
     opts.onRows?.(summary.rows)
   }
   await eachSelectedChunk(
@@ -111,7 +121,7 @@ export async function writeParquet(
       summary.records += c.records.length
       if (rows.rows >= groupRows) await writeGroup()
     },
-    opts,
+    { blockSize: READ_BLOCK, ...opts },
   )
   if (rows.rows > 0 || summary.rowGroups === 0) await writeGroup()
   await parquet.finish()

@@ -1,183 +1,239 @@
 /**
  * Rows of the Parquet table (parquetSchema.ts) gathered from decoded chunks,
- * column by column, until the writer takes them as one row group. Rows follow
- * `view` (viewLine.ts): one per alignment, and one per record for a file
- * without alignment tags; with `perRecord`, one per record and its alignments
- * as a list. Values are decoded as `view` decodes them (display.ts): the same
- * sequences, reference names and orientations.
+ * a column at a time, until the writer takes them as one row group. Rows
+ * follow `view` (viewLine.ts): one per alignment, one per record for a file
+ * without alignment tags (a record with no alignment in a file with alignment
+ * tags has none, as in `view`); with `perRecord`, one per record and its
+ * alignments as a list. Values are decoded as `view` decodes them (display.ts):
+ * the same sequences, reference names and orientations.
  */
 import { columnValue } from './columns'
 import { canonicalJson, sequenceText, unpackAlignment, valueText } from './display'
 import { ALIGNMENTS_COLUMN } from './parquetSchema'
 import type { ParquetColumn, ParquetKind, ParquetPlan } from './parquetSchema'
+import { ColumnValues } from './parquetValues'
+import type { AlignmentRow, ParquetData, PlainValue } from './parquetValues'
 import type { Semantics, SequenceField } from './semantics'
 import type { ChunkColumns, Column, Prelude, TagValue } from './types'
 
-/** One value as the writer takes it. */
-export type ParquetValue = number | bigint | boolean | string | AlignmentRow[]
-type AlignmentRow = Record<string, number | bigint | boolean | string>
+export type { ParquetData } from './parquetValues'
 
-/** A column's values for the writer: typed arrays for numbers, arrays otherwise. */
-export type ParquetData = Int32Array | BigInt64Array | BigUint64Array | Float32Array | Float64Array | ParquetValue[]
-
-/** Values of one column, growing as rows come. */
-class ColumnValues {
-  private typed: Int32Array | Uint32Array | BigInt64Array | BigUint64Array | Float32Array | Float64Array | undefined
-  private plain: ParquetValue[] = []
-  length = 0
-  private readonly kind: ParquetKind
-  private readonly capacity: number
-
-  constructor(kind: ParquetKind, capacity: number) {
-    this.kind = kind
-    this.capacity = capacity
-    this.typed = ColumnValues.alloc(kind, capacity)
-  }
-
-  private static alloc(kind: ParquetKind, n: number): ColumnValues['typed'] {
-    switch (kind) {
-      case 'i32':
-        return new Int32Array(n)
-      case 'u32':
-        return new Uint32Array(n)
-      case 'i64':
-        return new BigInt64Array(n)
-      case 'u64':
-        return new BigUint64Array(n)
-      case 'f32':
-        return new Float32Array(n)
-      case 'f64':
-        return new Float64Array(n)
-      default:
-        return undefined
-    }
-  }
-
-  push(value: ParquetValue): void {
-    const typed = this.typed
-    if (!typed) {
-      this.plain.push(value)
-      this.length++
-      return
-    }
-    if (this.length === typed.length) this.grow()
-    ;(this.typed as { [i: number]: ParquetValue })[this.length++] = value
-  }
-
-  private grow(): void {
-    const old = this.typed
-    const next = ColumnValues.alloc(this.kind, Math.max(1024, (old?.length ?? 0) * 2))
-    if (old && next) (next as Int32Array).set(old as Int32Array)
-    this.typed = next
-  }
-
-  /** The values so far, for the writer; the column starts again empty. */
-  take(): ParquetData {
-    const n = this.length
-    const typed = this.typed
-    this.length = 0
-    if (!typed) {
-      const out = this.plain
-      this.plain = []
-      return out
-    }
-    this.typed = ColumnValues.alloc(this.kind, Math.max(this.capacity, 1024))
-    // UINT_32 goes as plain numbers: hyparquet-writer 0.17.0 checks a Uint32Array's values
-    // against the signed INT32 range and rejects those ≥ 2^31 (ADR 0012).
-    if (typed instanceof Uint32Array) return Array.from(typed.subarray(0, n))
-    return typed.subarray(0, n) as ParquetData
-  }
+/** The rows one chunk adds: for row i, its record (chunk-relative), alignment (chunk-wide) and rank in the record. */
+interface ChunkRows {
+  cols: ChunkColumns
+  firstRecord: number
+  n: number
+  r: Int32Array
+  k: Int32Array
+  a: Int32Array
 }
 
 /** Cached sequences (barcodes repeat on every alignment and across records); cleared when large. */
-const SEQUENCE_CACHE_LIMIT = 1 << 20
+const SEQUENCE_CACHE_LIMIT = 1 << 16
 
-/** A tag value as its column kind holds it: 128-bit integers as decimal text, arrays as JSON. */
-function tagValue(col: Column, i: number, kind: ParquetKind): ParquetValue {
+/** A tag value for a column of `kind` when it is not copied typed array to typed array. */
+function tagValue(col: Column, i: number, kind: ParquetKind): PlainValue {
   const v: TagValue = columnValue(col, i)
-  if (kind !== 'string') return typeof v === 'object' ? 0 : v
+  if (kind === 'bool') return v === true
   if (Array.isArray(v)) return JSON.stringify(canonicalJson(v))
   return valueText(v)
 }
 
+/** Whether a decoded column's typed values can be copied as they are into a column of `kind`. */
+function copiesTyped(col: Column, kind: ParquetKind): boolean {
+  switch (col.kind) {
+    case 'u8':
+    case 'u16':
+    case 'i8':
+    case 'i16':
+    case 'i32':
+      return kind === 'i32'
+    case 'u32':
+    case 'u64':
+    case 'i64':
+    case 'f32':
+    case 'f64':
+      return kind === col.kind
+    default:
+      return false
+  }
+}
+
+/** Appends `col`'s entries at `index[0..n)` to `out`. */
+function appendTag(out: ColumnValues, col: Column, index: Int32Array, n: number): void {
+  if (copiesTyped(col, out.kind) && col.kind !== 'values') {
+    const dst = out.reserve(n) as Float64Array
+    const src = col.values as Float64Array
+    const at = out.length
+    for (let i = 0; i < n; i++) dst[at + i] = src[index[i] ?? 0] ?? 0
+    out.length += n
+    return
+  }
+  for (let i = 0; i < n; i++) out.push(tagValue(col, index[i] ?? 0, out.kind))
+}
+
 /** Builds the rows of one table; `take()` hands them to the writer as one row group. */
 export class ParquetRows {
-  private readonly values: ColumnValues[]
-  private readonly fields: ParquetColumn[]
-  private readonly caches = new Map<number, Map<number | bigint, string>>()
-  private readonly oneRowPerRecord: boolean
   rows = 0
   readonly plan: ParquetPlan
   private readonly prelude: Prelude
   private readonly sem: Semantics
+  private readonly values: ColumnValues[]
+  private readonly list: ColumnValues | undefined
+  private readonly caches = new Map<number, Map<number | bigint, string>>()
+  /** Rows a record of `naln` alignments has. */
+  private readonly rowsOf: (naln: number) => number
+  private index = { r: new Int32Array(0), k: new Int32Array(0), a: new Int32Array(0) }
 
   constructor(plan: ParquetPlan, prelude: Prelude, sem: Semantics, capacity: number) {
     this.plan = plan
     this.prelude = prelude
     this.sem = sem
-    this.fields = plan.alignmentFields
     this.values = plan.columns.map((c) => new ColumnValues(c.kind, capacity))
-    if (plan.schema.length > plan.columns.length + 1) this.values.push(new ColumnValues('string', capacity))
-    this.oneRowPerRecord = plan.perRecord || prelude.alnTags.length === 0
+    this.list = plan.alignmentFields.length > 0 ? new ColumnValues('string', capacity) : undefined
+    // As view: with no alignment tags, one line per record that has alignments (viewLine.ts).
+    this.rowsOf = plan.perRecord ? () => 1 : prelude.alnTags.length === 0 ? (n) => Math.min(n, 1) : (n) => n
   }
 
-  /** Adds the rows of records `records` (chunk-relative) of a chunk whose record 0 is `firstRecord`. */
+  /** Adds the rows of records `records` (chunk-relative, ascending) of a chunk whose record 0 is `firstRecord`. */
   addChunk(cols: ChunkColumns, firstRecord: number, records: ArrayLike<number>): void {
+    const rows = this.chunkRows(cols, firstRecord, records)
+    this.plan.columns.forEach((c, i) => {
+      this.fill(c, this.values[i] as ColumnValues, rows)
+    })
+    if (this.list) {
+      for (let i = 0; i < rows.n; i++) this.list.push(this.alignmentList(cols, rows.r[i] ?? 0))
+    }
+    this.rows += rows.n
+  }
+
+  /** Which record and alignment each of the chunk's new rows shows. */
+  private chunkRows(cols: ChunkColumns, firstRecord: number, records: ArrayLike<number>): ChunkRows {
+    const { alnStart } = cols
+    let n = 0
     for (let i = 0; i < records.length; i++) {
       const r = records[i] ?? 0
-      const start = cols.alnStart[r] ?? 0
-      const naln = (cols.alnStart[r + 1] ?? 0) - start
-      if (this.plan.perRecord) {
-        this.addRow(cols, firstRecord + r, r, naln, start, 0)
-        this.values[this.plan.columns.length]?.push(this.alignmentList(cols, r, start, naln))
-        this.rows++
-        continue
+      n += this.rowsOf((alnStart[r + 1] ?? 0) - (alnStart[r] ?? 0))
+    }
+    if (this.index.r.length < n) {
+      const size = Math.max(n, this.index.r.length * 2)
+      this.index = { r: new Int32Array(size), k: new Int32Array(size), a: new Int32Array(size) }
+    }
+    const { r: rs, k: ks, a: as } = this.index
+    let row = 0
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i] ?? 0
+      const start = alnStart[r] ?? 0
+      const shown = this.rowsOf((alnStart[r + 1] ?? 0) - start)
+      for (let a = 0; a < shown; a++, row++) {
+        rs[row] = r
+        ks[row] = start + a
+        as[row] = a
       }
-      const shown = this.oneRowPerRecord ? Math.min(naln, 1) : naln
-      for (let a = 0; a < shown; a++) this.addRow(cols, firstRecord + r, r, naln, start + a, a)
-      this.rows += shown
     }
+    return { cols, firstRecord, n, r: rs, k: ks, a: as }
   }
 
-  private addRow(cols: ChunkColumns, record: number, r: number, naln: number, k: number, a: number): void {
-    const columns = this.plan.columns
-    for (let c = 0; c < columns.length; c++) {
-      const col = columns[c] as ParquetColumn
-      ;(this.values[c] as ColumnValues).push(this.valueOf(col, cols, record, r, naln, k, a))
-    }
-  }
-
-  private valueOf(
-    col: ParquetColumn,
-    cols: ChunkColumns,
-    record: number,
-    r: number,
-    naln: number,
-    k: number,
-    a: number,
-  ): ParquetValue {
-    const s = col.source
+  private fill(c: ParquetColumn, out: ColumnValues, rows: ChunkRows): void {
+    const s = c.source
+    const { cols, n, r } = rows
     switch (s.from) {
-      case 'record':
-        return BigInt(record)
-      case 'chunk':
-        return cols.chunk
-      case 'alignment':
-        return a
-      case 'n_alignments':
-        return naln
-      case 'sequence':
-        return this.sequence(cols, r, s.field)
-      case 'readTag':
-        return tagValue(cols.readColumns[s.tag] as Column, r, col.kind)
-      case 'alnTag':
-        return tagValue(cols.alnColumns[s.tag] as Column, k, col.kind)
+      case 'record': {
+        this.fillNumbers(out, n, (i) => rows.firstRecord + (r[i] ?? 0))
+        return
+      }
+      case 'chunk': {
+        this.fillNumbers(out, n, () => cols.chunk)
+        return
+      }
+      case 'alignment': {
+        this.fillNumbers(out, n, (i) => rows.a[i] ?? 0)
+        return
+      }
+      case 'n_alignments': {
+        this.fillNumbers(out, n, (i) => (cols.alnStart[(r[i] ?? 0) + 1] ?? 0) - (cols.alnStart[r[i] ?? 0] ?? 0))
+        return
+      }
+      case 'sequence': {
+        this.fillSequence(out, rows, s.field)
+        return
+      }
+      case 'readTag': {
+        appendTag(out, cols.readColumns[s.tag] as Column, r, n)
+        return
+      }
+      case 'alnTag': {
+        appendTag(out, cols.alnColumns[s.tag] as Column, rows.k, n)
+        return
+      }
       default:
-        return this.alignmentWord(cols, r, k, s.from)
+        if (this.fillBit31(out, rows, s.from)) return
+        for (let i = 0; i < n; i++) out.push(this.alignmentWord(cols, r[i] ?? 0, rows.k[i] ?? 0, s.from))
     }
   }
 
-  /** The reference name or the orientation of alignment `k`, as `view` shows them. */
+  /**
+   * Reference names and orientations straight from a u32 word with the
+   * orientation in bit 31 and the reference id below (§5.3, §7.1), as
+   * unpackAlignment reads it; false for any other layout.
+   */
+  private fillBit31(out: ColumnValues, rows: ChunkRows, what: 'reference' | 'orientation'): boolean {
+    const { orientation, reference } = this.sem
+    const col = orientation ? rows.cols.alnColumns[orientation.tag] : undefined
+    if (orientation?.encoding !== 'bit31' || col?.kind !== 'u32') return false
+    if (what === 'reference' && reference?.packed !== 'bit31') return false
+    const words = col.values
+    const names = this.prelude.refNames
+    const { plain, length: at } = out
+    for (let i = 0; i < rows.n; i++) {
+      const word = words[rows.k[i] ?? 0] ?? 0
+      const ref = word & 0x7fffffff
+      if (what === 'orientation') plain[at + i] = word >>> 31 === 1 ? 'fw' : 'rc'
+      else plain[at + i] = names[ref] ?? `<ref ${String(ref)} out of range>`
+    }
+    out.length += rows.n
+    return true
+  }
+
+  private fillNumbers(out: ColumnValues, n: number, value: (i: number) => number): void {
+    const dst = out.reserve(n) as Float64Array
+    const at = out.length
+    for (let i = 0; i < n; i++) dst[at + i] = value(i)
+    out.length += n
+  }
+
+  /** Rows of one record share its sequence: decoded once per record, and once per value while cached. */
+  private fillSequence(out: ColumnValues, rows: ChunkRows, field: SequenceField): void {
+    const { plain, length: at } = out
+    let lastRecord = -1
+    let text = ''
+    for (let i = 0; i < rows.n; i++) {
+      const r = rows.r[i] ?? 0
+      if (r !== lastRecord) {
+        text = this.sequence(rows.cols, r, field)
+        lastRecord = r
+      }
+      plain[at + i] = text
+    }
+    out.length += rows.n
+  }
+
+  private sequence(cols: ChunkColumns, r: number, field: SequenceField): string {
+    const col = cols.readColumns[field.tag] as Column
+    const packed = col.kind === 'u8' || col.kind === 'u16' || col.kind === 'u32' || col.kind === 'u64'
+    const key = packed ? col.values[r] : undefined
+    if (key === undefined) return sequenceText(col, r, field)
+    let cache = this.caches.get(field.tag)
+    if (!cache || cache.size > SEQUENCE_CACHE_LIMIT) {
+      cache = new Map<number | bigint, string>()
+      this.caches.set(field.tag, cache)
+    }
+    let text = cache.get(key)
+    if (text === undefined) cache.set(key, (text = sequenceText(col, r, field)))
+    return text
+  }
+
+  /** The reference name or the orientation of alignment `k` of record `r`, as `view` shows them. */
   private alignmentWord(cols: ChunkColumns, r: number, k: number, what: 'reference' | 'orientation'): string {
     const { reference, orientation, mappingType } = this.sem
     // The mapping type tells a bulk pair's orientations apart (display.ts, unpackAlignment).
@@ -201,40 +257,33 @@ export class ParquetRows {
     return this.prelude.refNames[ref] ?? `<ref ${String(ref)} out of range>`
   }
 
-  private sequence(cols: ChunkColumns, r: number, field: SequenceField): string {
-    const col = cols.readColumns[field.tag] as Column
-    const packed = col.kind === 'u8' || col.kind === 'u16' || col.kind === 'u32' || col.kind === 'u64'
-    const key = packed ? col.values[r] : undefined
-    if (key === undefined) return sequenceText(col, r, field)
-    let cache = this.caches.get(field.tag)
-    if (!cache || cache.size > SEQUENCE_CACHE_LIMIT) {
-      cache = new Map<number | bigint, string>()
-      this.caches.set(field.tag, cache)
-    }
-    let text = cache.get(key)
-    if (text === undefined) cache.set(key, (text = sequenceText(col, r, field)))
-    return text
-  }
-
-  private alignmentList(cols: ChunkColumns, r: number, start: number, naln: number): AlignmentRow[] {
+  /** Record `r`'s alignments as list elements (`--per record`). */
+  private alignmentList(cols: ChunkColumns, r: number): AlignmentRow[] {
+    const start = cols.alnStart[r] ?? 0
+    const end = cols.alnStart[r + 1] ?? 0
     const list: AlignmentRow[] = []
-    if (this.prelude.alnTags.length === 0) return list
-    for (let k = start; k < start + naln; k++) {
+    for (let k = start; k < end; k++) {
       const row: AlignmentRow = {}
-      for (const f of this.fields) {
-        const v = this.valueOf(f, cols, 0, r, naln, k, k - start)
-        row[f.name] = v as AlignmentRow[string]
-      }
+      for (const f of this.plan.alignmentFields) row[f.name] = this.alignmentField(f, cols, r, k)
       list.push(row)
     }
     return list
   }
 
+  private alignmentField(f: ParquetColumn, cols: ChunkColumns, r: number, k: number): AlignmentRow[string] {
+    const s = f.source
+    if (s.from === 'reference' || s.from === 'orientation') return this.alignmentWord(cols, r, k, s.from)
+    if (s.from !== 'alnTag') return 0
+    const col = cols.alnColumns[s.tag] as Column
+    if (f.kind === 'string' || f.kind === 'bool') return tagValue(col, k, f.kind) as string | boolean
+    const v = columnValue(col, k)
+    return typeof v === 'number' || typeof v === 'bigint' ? v : 0
+  }
+
   /** The rows so far as `{ name, data }` per top-level column; the builder starts again empty. */
   take(): { name: string; data: ParquetData }[] {
     const out = this.plan.columns.map((c, i) => ({ name: c.name, data: (this.values[i] as ColumnValues).take() }))
-    const list = this.values[this.plan.columns.length]
-    if (list) out.push({ name: ALIGNMENTS_COLUMN, data: list.take() })
+    if (this.list) out.push({ name: ALIGNMENTS_COLUMN, data: this.list.take() })
     this.rows = 0
     return out
   }

@@ -10,8 +10,14 @@ import type { Semantics, SequenceField } from './semantics'
 import type { Prelude, TagDesc } from './types'
 import { TYPE_ID } from './types'
 
-/** How a column's values are held before they are written. */
-export type ParquetKind = 'bool' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64' | 'string'
+/**
+ * How a column's values are held before they are written; `n64` is an INT64
+ * held as Numbers (record numbers: exact below 2^53, docs/architecture.md §3).
+ */
+export type ParquetKind = 'bool' | 'i32' | 'u32' | 'i64' | 'n64' | 'u64' | 'f32' | 'f64' | 'string'
+
+/** Encodings the export asks for; other columns get the writer's choice (dictionary when it halves the bytes). */
+export type ParquetEncoding = 'DELTA_BINARY_PACKED' | 'RLE_DICTIONARY'
 
 /** One element of a Parquet schema (parquet-format's SchemaElement, the fields the export sets). */
 export interface ParquetSchemaElement {
@@ -33,6 +39,7 @@ export interface ParquetColumn {
   kind: ParquetKind
   element: ParquetSchemaElement
   source: ColumnSource
+  encoding?: ParquetEncoding
 }
 
 export interface ParquetPlan {
@@ -53,6 +60,7 @@ const ELEMENT_OF: Record<ParquetKind, Pick<ParquetSchemaElement, 'type' | 'conve
   i32: { type: 'INT32' },
   u32: { type: 'INT32', converted_type: 'UINT_32' },
   i64: { type: 'INT64' },
+  n64: { type: 'INT64' },
   u64: { type: 'INT64', converted_type: 'UINT_64' },
   f32: { type: 'FLOAT' },
   f64: { type: 'DOUBLE' },
@@ -91,10 +99,22 @@ function tagKind(tag: TagDesc): { kind: ParquetKind; converted?: ParquetSchemaEl
   }
 }
 
+/**
+ * Encodings by source: record and chunk numbers climb, so deltas take a bit or
+ * two; sequences, references and orientations repeat, so a dictionary (which
+ * also spares the writer turning every row's string into bytes, ADR 0012).
+ */
+function encodingOf(source: ColumnSource): ParquetEncoding | undefined {
+  if (source.from === 'record' || source.from === 'chunk') return 'DELTA_BINARY_PACKED'
+  const words = source.from === 'sequence' || source.from === 'reference' || source.from === 'orientation'
+  return words ? 'RLE_DICTIONARY' : undefined
+}
+
 function column(name: string, kind: ParquetKind, source: ColumnSource, converted?: string): ParquetColumn {
   const element: ParquetSchemaElement = { name, repetition_type: 'REQUIRED', ...ELEMENT_OF[kind] }
   if (converted !== undefined) element.converted_type = converted as ParquetSchemaElement['converted_type']
-  return { name, kind, element, source }
+  const encoding = encodingOf(source)
+  return encoding ? { name, kind, element, source, encoding } : { name, kind, element, source }
 }
 
 /** Tags whose values the fixed columns already show (barcodes, UMI, reference and orientation words). */
@@ -117,7 +137,7 @@ function tagColumn(tag: TagDesc, source: ColumnSource, taken: Set<string>): Parq
 }
 
 function readColumns(sem: Semantics, perRecord: boolean): ParquetColumn[] {
-  const cols = [column('record', 'i64', { from: 'record' }), column('chunk', 'i32', { from: 'chunk' })]
+  const cols = [column('record', 'n64', { from: 'record' }), column('chunk', 'i32', { from: 'chunk' })]
   if (!perRecord) cols.push(column('alignment', 'i32', { from: 'alignment' }))
   cols.push(column('n_alignments', 'i32', { from: 'n_alignments' }))
   const single = sem.barcodes.length === 1
