@@ -38,7 +38,9 @@ interface Args {
 function exportFlagProblem(command: string, subset: SubsetArgs, output: string | undefined): string | undefined {
   if (command !== 'export') {
     if (subset.format) return `--format applies to export, not ${command}`
-    if (subset.outDir !== undefined || subset.perRecord) return `--out and --per apply to export, not ${command}`
+    if (subset.outDir !== undefined || subset.perRecord || subset.sample !== undefined) {
+      return `--out, --sample and --per apply to export, not ${command}`
+    }
     return undefined
   }
   const format = subset.format ?? (subset.outDir !== undefined ? 'parquet' : exportFormatOf(output ?? ''))
@@ -46,6 +48,7 @@ function exportFlagProblem(command: string, subset: SubsetArgs, output: string |
     return '--out DIR writes Parquet: drop --format or give parquet'
   }
   if (subset.perRecord && format !== 'parquet') return '--per applies to Parquet exports'
+  if (subset.sample !== undefined && subset.outDir === undefined) return '--sample names the one input of --out DIR'
   return undefined
 }
 

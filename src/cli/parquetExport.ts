@@ -81,10 +81,13 @@ export function sampleName(path: string): string {
 }
 
 /** The output of each input, refusing two inputs with one sample name and any output that is an input. */
-function studyOutputs(files: readonly string[], outDir: string): string[] {
+function studyOutputs(files: readonly string[], outDir: string, named: string | undefined): string[] {
+  if (named !== undefined && files.length !== 1) {
+    throw new RefusedOutput('--sample names one input; with several, each is named after its file')
+  }
   const seen = new Map<string, string>()
   return files.map((file) => {
-    const sample = sampleName(file)
+    const sample = named === undefined ? sampleName(file) : sampleName(named)
     const other = seen.get(sample)
     if (other !== undefined) {
       throw new RefusedOutput(`${other} and ${file} would both be sample=${sample}; rename one; nothing was written`)
@@ -106,7 +109,7 @@ export async function runStudyExport(
   if (args.selection.chunks || args.selection.records) {
     throw new RadError('BAD_VALUE', '--chunks and --records apply to one file, not to a study (--out)')
   }
-  const outputs = studyOutputs(files, outDir)
+  const outputs = studyOutputs(files, outDir, args.sample)
   for (const [i, file] of files.entries()) {
     const outPath = outputs[i] ?? ''
     mkdirSync(join(outPath, '..'), { recursive: true })

@@ -33,6 +33,8 @@ export interface SubsetArgs {
   perRecord: boolean
   /** `export A.rad B.rad … --out DIR`: the Hive-partitioned folder. */
   outDir?: string | undefined
+  /** `export A.rad --out DIR --sample NAME`: the sample name instead of the file's. */
+  sample?: string | undefined
 }
 
 /** What `export` writes: the page's formats (io/exportSelection.ts) and Parquet (io/parquetExport.ts). */
@@ -65,6 +67,7 @@ export function takeSubsetFlags(argv: string[]): SubsetArgs | string {
   let keepChunks = false
   let perRecord = false
   let outDir: string | undefined
+  let sample: string | undefined
   let format: CliExportFormat | undefined
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]
@@ -74,9 +77,11 @@ export function takeSubsetFlags(argv: string[]): SubsetArgs | string {
       perRecord = per === 'record'
       argv.splice(i, 2)
       i--
-    } else if (flag === '--out') {
-      outDir = argv[i + 1]
-      if (outDir === undefined || outDir === '') return '--out needs a folder'
+    } else if (flag === '--out' || flag === '--sample') {
+      const value = argv[i + 1]
+      if (value === undefined || value === '') return `${flag} needs ${flag === '--out' ? 'a folder' : 'a name'}`
+      if (flag === '--out') outDir = value
+      else sample = value
       argv.splice(i, 2)
       i--
     } else if (flag === '--format') {
@@ -97,7 +102,7 @@ export function takeSubsetFlags(argv: string[]): SubsetArgs | string {
       i--
     }
   }
-  return { selection, keepChunks, format, perRecord, outDir }
+  return { selection, keepChunks, format, perRecord, outDir, sample }
 }
 
 /** A file written front to back, with positioned rewrites for the num_chunks patch. */

@@ -21,7 +21,8 @@ const PARQUET = `  --per alignment|record  Parquet: one row per alignment (defau
   export A.rad B.rad … --out DIR [filters]
                           Parquet for engines: DIR/sample=<name>/part-0.parquet per input (Hive
                           layout; DuckDB: read_parquet('DIR/**/*.parquet', hive_partitioning=true);
-                          Spark: spark.read.parquet('DIR')). See docs/engines.md.`
+                          Spark: spark.read.parquet('DIR')). See docs/engines.md.
+  --sample NAME           with one input and --out: its sample name (a workflow's per-sample map.rad)`
 
 const WRITES = `OUT is written to a temporary file beside it and renamed into place when complete: a run
 stopped half-way leaves OUT as it was. OUT may not be IN, nor a link to it.`

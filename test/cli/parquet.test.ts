@@ -219,6 +219,33 @@ describe('rad export A.rad B.rad … --out DIR (Hive layout)', () => {
     ])
   })
 
+  it('--sample names one input: one workflow step per sample writes into the same study', async () => {
+    const study = dir.path('steps')
+    mkdirSync(dir.path('S1'))
+    mkdirSync(dir.path('S2'))
+    const s1 = dir.write('S1/map.rad', buildRad(salmonScRna()).bytes)
+    const s2 = dir.write('S2/map.rad', buildRad(piscemScRnaV2(true)).bytes)
+    for (const [file, name] of [
+      [s1, 'S1'],
+      [s2, 'S2'],
+    ] as const) {
+      const r = await runCli(['export', file, '--out', study, '--sample', name])
+      expect(r.code, r.stderr).toBe(0)
+    }
+    const rows = await duckQuery(
+      `select sample, count(*)::integer n from read_parquet(${sqlString(
+        join(study, '**', '*.parquet'),
+      )}, hive_partitioning = true) group by sample order by sample`,
+    )
+    expect(rows).toEqual([
+      { sample: 'S1', n: 8 },
+      { sample: 'S2', n: 8 },
+    ])
+    const two = await runCli(['export', s1, s2, '--out', study, '--sample', 'S3'])
+    expect(two.code).toBe(1)
+    expect(two.stderr).toContain('--sample names one input')
+  })
+
   it('refuses an output that is one of its inputs, and two inputs with one sample name', async () => {
     const bytes = buildRad(salmonScRna()).bytes
     const input = dir.write('same.parquet', bytes)
