@@ -37,12 +37,12 @@ export interface ParquetSummary {
 }
 
 /**
- * Rows per row group: near DuckDB's own (122,880), well under the 1M cap. A
- * row group's columns and the writer's work on them are what memory holds:
- * 2^17 rows keep a 24M-alignment export under 250 MB, 2^18 near 300
- * (bench/results.md).
+ * Rows per row group, well under the 1M cap. A row group's columns and the
+ * writer's copies of them are what memory holds, and the garbage they leave
+ * is what the heap floats on: 2^16 rows keep a 24M-alignment export near
+ * 270 MB, 2^17 near 320 (bench/results.md).
  */
-export const ROW_GROUP_ROWS = 1 << 17
+export const ROW_GROUP_ROWS = 1 << 16
 
 /** Reads of 4 MiB, not the scan's 16: the writer, not the disk, sets the pace, and memory counts. */
 const READ_BLOCK = 4 << 20
@@ -103,7 +103,11 @@ export async function writeParquet(
     const columnData = rows.take().map((c, i): ColumnSource => {
       const encoding = plan.columns[i]?.encoding
       const data = c.data as ColumnSource['data']
-      return encoding ? { name: c.name, data, encoding } : { name: c.name, data }
+      if (!encoding) return { name: c.name, data }
+      // Deltas and dictionary indices are bit-packed already: Snappy would spend time to gain little
+      // (bench/results.md). UMIs, written plain, shrink 3× with it.
+      if (encoding === 'PLAIN') return { name: c.name, data, encoding }
+      return { name: c.name, data, encoding, codec: 'UNCOMPRESSED' }
     })
     // One row group per call, unless one chunk alone brought more than the cap.
     const groups = Math.ceil(n / MAX_ROW_GROUP_ROWS)

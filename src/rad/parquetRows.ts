@@ -8,11 +8,12 @@
  * the same sequences, reference names and orientations.
  */
 import { columnValue } from './columns'
-import { canonicalJson, sequenceText, unpackAlignment, valueText } from './display'
+import { canonicalJson, unpackAlignment, valueText } from './display'
 import { ALIGNMENTS_COLUMN } from './parquetSchema'
 import type { ParquetColumn, ParquetKind, ParquetPlan } from './parquetSchema'
 import { ColumnValues } from './parquetValues'
 import type { AlignmentRow, ParquetData, PlainValue } from './parquetValues'
+import { SequenceReader } from './parquetSequences'
 import type { Semantics, SequenceField } from './semantics'
 import type { ChunkColumns, Column, Prelude, TagValue } from './types'
 
@@ -80,7 +81,7 @@ export class ParquetRows {
   private readonly sem: Semantics
   private readonly values: ColumnValues[]
   private readonly list: ColumnValues | undefined
-  private readonly caches = new Map<number, Map<number | bigint, string>>()
+  private readonly caches = new Map<number, Map<number, string>>()
   /** Rows a record of `naln` alignments has. */
   private readonly rowsOf: (naln: number) => number
   private index = { r: new Int32Array(0), k: new Int32Array(0), a: new Int32Array(0) }
@@ -155,7 +156,7 @@ export class ParquetRows {
         return
       }
       case 'sequence': {
-        this.fillSequence(out, rows, s.field)
+        this.fillSequence(out, rows, s.field, s.repeats)
         return
       }
       case 'readTag': {
@@ -202,34 +203,42 @@ export class ParquetRows {
     out.length += n
   }
 
-  /** Rows of one record share its sequence: decoded once per record, and once per value while cached. */
-  private fillSequence(out: ColumnValues, rows: ChunkRows, field: SequenceField): void {
+  /**
+   * Rows of one record share its sequence, decoded once per record: as text
+   * through a cache for barcodes (a dictionary column: cells come back), as
+   * bytes for UMIs (plain: hardly any value comes back beyond its record).
+   */
+  private fillSequence(out: ColumnValues, rows: ChunkRows, field: SequenceField, repeats: boolean): void {
+    const reader = new SequenceReader(rows.cols.readColumns[field.tag] as Column, field)
     const { plain, length: at } = out
     let lastRecord = -1
-    let text = ''
+    let value: PlainValue = ''
     for (let i = 0; i < rows.n; i++) {
       const r = rows.r[i] ?? 0
       if (r !== lastRecord) {
-        text = this.sequence(rows.cols, r, field)
+        value = repeats ? this.cachedText(reader, r, field.tag) : this.umiBytes(out, reader, r)
         lastRecord = r
       }
-      plain[at + i] = text
+      plain[at + i] = value
     }
     out.length += rows.n
   }
 
-  private sequence(cols: ChunkColumns, r: number, field: SequenceField): string {
-    const col = cols.readColumns[field.tag] as Column
-    const packed = col.kind === 'u8' || col.kind === 'u16' || col.kind === 'u32' || col.kind === 'u64'
-    const key = packed ? col.values[r] : undefined
-    if (key === undefined) return sequenceText(col, r, field)
-    let cache = this.caches.get(field.tag)
+  private umiBytes(out: ColumnValues, reader: SequenceReader, r: number): PlainValue {
+    const bytes = reader.bytes(r)
+    return typeof bytes === 'string' ? bytes : out.copyBytes(bytes)
+  }
+
+  private cachedText(reader: SequenceReader, r: number, tag: number): string {
+    const key = reader.key(r)
+    if (key === undefined) return reader.text(r)
+    let cache = this.caches.get(tag)
     if (!cache || cache.size > SEQUENCE_CACHE_LIMIT) {
-      cache = new Map<number | bigint, string>()
-      this.caches.set(field.tag, cache)
+      cache = new Map<number, string>()
+      this.caches.set(tag, cache)
     }
     let text = cache.get(key)
-    if (text === undefined) cache.set(key, (text = sequenceText(col, r, field)))
+    if (text === undefined) cache.set(key, (text = reader.text(r)))
     return text
   }
 

@@ -17,7 +17,7 @@ import { TYPE_ID } from './types'
 export type ParquetKind = 'bool' | 'i32' | 'u32' | 'i64' | 'n64' | 'u64' | 'f32' | 'f64' | 'string'
 
 /** Encodings the export asks for; other columns get the writer's choice (dictionary when it halves the bytes). */
-export type ParquetEncoding = 'DELTA_BINARY_PACKED' | 'RLE_DICTIONARY'
+export type ParquetEncoding = 'DELTA_BINARY_PACKED' | 'RLE_DICTIONARY' | 'PLAIN'
 
 /** One element of a Parquet schema (parquet-format's SchemaElement, the fields the export sets). */
 export interface ParquetSchemaElement {
@@ -31,7 +31,8 @@ export interface ParquetSchemaElement {
 /** Where a column's value comes from. */
 export type ColumnSource =
   | { from: 'record' | 'chunk' | 'alignment' | 'n_alignments' | 'reference' | 'orientation' }
-  | { from: 'sequence'; field: SequenceField }
+  /** A barcode or UMI; `repeats`: the same values come back (cells), so a dictionary pays. */
+  | { from: 'sequence'; field: SequenceField; repeats: boolean }
   | { from: 'readTag' | 'alnTag'; tag: number }
 
 export interface ParquetColumn {
@@ -106,8 +107,9 @@ function tagKind(tag: TagDesc): { kind: ParquetKind; converted?: ParquetSchemaEl
  */
 function encodingOf(source: ColumnSource): ParquetEncoding | undefined {
   if (source.from === 'record' || source.from === 'chunk') return 'DELTA_BINARY_PACKED'
-  const words = source.from === 'sequence' || source.from === 'reference' || source.from === 'orientation'
-  return words ? 'RLE_DICTIONARY' : undefined
+  // UMIs hardly repeat beyond their record: a dictionary would hold nearly every value once more.
+  if (source.from === 'sequence') return source.repeats ? 'RLE_DICTIONARY' : 'PLAIN'
+  return source.from === 'reference' || source.from === 'orientation' ? 'RLE_DICTIONARY' : undefined
 }
 
 function column(name: string, kind: ParquetKind, source: ColumnSource, converted?: string): ParquetColumn {
@@ -142,9 +144,9 @@ function readColumns(sem: Semantics, perRecord: boolean): ParquetColumn[] {
   cols.push(column('n_alignments', 'i32', { from: 'n_alignments' }))
   const single = sem.barcodes.length === 1
   for (const field of sem.barcodes) {
-    cols.push(column(single ? 'barcode' : field.name, 'string', { from: 'sequence', field }))
+    cols.push(column(single ? 'barcode' : field.name, 'string', { from: 'sequence', field, repeats: true }))
   }
-  if (sem.umi) cols.push(column('umi', 'string', { from: 'sequence', field: sem.umi }))
+  if (sem.umi) cols.push(column('umi', 'string', { from: 'sequence', field: sem.umi, repeats: false }))
   return cols
 }
 
