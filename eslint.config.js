@@ -35,7 +35,7 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
-  // The layer rule (ARCHITECTURE §5.1): imports point down, ui → workers → io → rad; the CLI sits on io.
+  // The layer rule (docs/architecture.md §1): imports point down, ui → session → workers → io → rad; the CLI sits on io.
   {
     files: ['src/rad/**/*.ts'],
     rules: {
@@ -45,9 +45,19 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../io/*', '../workers/*', '../ui/*', '../cli/*', 'react', 'react-dom', 'comlink', 'node:*'],
+              group: [
+                '../io/*',
+                '../workers/*',
+                '../session/*',
+                '../ui/*',
+                '../cli/*',
+                'react',
+                'react-dom',
+                'comlink',
+                'node:*',
+              ],
               message:
-                'src/rad is the pure core: it imports nothing from the project but itself, and no DOM, worker or Node module (ARCHITECTURE §5.1).',
+                'src/rad is the pure core: it imports nothing from the project but itself, and no DOM, worker or Node module (docs/architecture.md §1).',
             },
           ],
         },
@@ -62,8 +72,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../workers/*', '../ui/*', '../cli/*', 'react', 'react-dom', 'comlink', 'node:*'],
-              message: 'src/io may import src/rad only; Node reads belong in src/cli (ARCHITECTURE §5.1).',
+              group: ['../workers/*', '../session/*', '../ui/*', '../cli/*', 'react', 'react-dom', 'comlink', 'node:*'],
+              message: 'src/io may import src/rad only; Node reads belong in src/cli (docs/architecture.md §1).',
             },
           ],
         },
@@ -78,8 +88,26 @@ export default tseslint.config(
         {
           patterns: [
             {
+              group: ['../ui/*', '../session', '../session/*', '../cli/*', 'react', 'react-dom', 'node:*'],
+              message:
+                'src/workers runs inside workers: it may import src/io and src/rad, never the session, the UI or the CLI (docs/architecture.md §1).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/session/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
               group: ['../ui/*', '../cli/*', 'react', 'react-dom', 'node:*'],
-              message: 'src/workers may import src/io and src/rad, never the UI or the CLI (ARCHITECTURE §5.1).',
+              message:
+                'src/session is the main thread below the UI: it may import src/workers (their contracts and entries), src/io and src/rad (docs/architecture.md §1).',
             },
           ],
         },
@@ -94,8 +122,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../workers/*', '../ui/*', 'react', 'react-dom', 'comlink'],
-              message: 'src/cli reads through src/io and src/rad, never the page or its workers (ARCHITECTURE §5.1).',
+              group: ['../workers/*', '../session/*', '../ui/*', 'react', 'react-dom', 'comlink'],
+              message:
+                'src/cli reads through src/io and src/rad, never the page or its workers (docs/architecture.md §1).',
             },
           ],
         },
@@ -127,7 +156,18 @@ export default tseslint.config(
       // Warns that the React Compiler would skip hooks calling useVirtualizer. The build does not run
       // the compiler (vite.config.ts); the table memoizes by hand, and the virtualizer is one stable object.
       'react-hooks/incompatible-library': 'off',
-      'no-restricted-imports': ['error', { patterns: ['../io/*', '*.worker', '*.worker.ts'] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/io/*', '**/workers/*', '**/session/*', '**/cli/*', '**/server/*', '*.worker', '*.worker.ts'],
+              message:
+                'The UI reaches files through src/session (its index.ts, the one door) and the pure core in src/rad (docs/architecture.md §1).',
+            },
+          ],
+        },
+      ],
     },
     languageOptions: { globals: globals.browser },
   },

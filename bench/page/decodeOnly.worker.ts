@@ -6,7 +6,7 @@ import { BlobSource } from '../../src/io/blobSource'
 import type { NbytesConvention, Prelude } from '../../src/rad/types'
 import { decodeBatch, makeDecoder } from '../../src/workers/decodeBatch'
 import type { Decoder } from '../../src/workers/decodeBatch'
-import { BULK_BATCH_BYTES } from '../../src/workers/bulkPass'
+import { BULK_BATCH_BYTES } from '../../src/workers/protocol'
 import type { ChunkRequest } from '../../src/workers/protocol'
 
 let decoder: Decoder | undefined

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { prewarmIndexWorker, urlSpec } from '../workers/client'
-import type { SourceSpec } from '../workers/client'
+import { prewarmIndexWorker, urlSpec } from '../session'
+import type { SourceSpec } from '../session'
 import { DropChoice } from './DropChoice'
 import { readSidecars } from './dropEntries'
 import { sidecarIndexFor } from './dropPlan'
@@ -171,6 +171,7 @@ export function App() {
             }}
             onReopen={openFile}
             link={link}
+            annotations={dropped?.plan.annotations}
             onFingerprint={(fp) => {
               if (session.source.kind === 'file' && session.source.file instanceof File) {
                 recent.remember(session.source.file, fp)

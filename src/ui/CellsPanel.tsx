@@ -46,7 +46,7 @@ export function CellsPanel({ view, onPick }: { view: CellsView; onPick: (barcode
   const histogram = useMemo(() => mitoHistogram(rows), [rows])
   const valid = validBarcodeFraction(json)
   return (
-    <section className="cells-panel" aria-label="Cells and genes" data-testid="cells-panel">
+    <div className="cells-panel" data-testid="cells-panel">
       <dl className="stat-figures">
         <Figure
           testId="stat-cells"
@@ -95,6 +95,6 @@ export function CellsPanel({ view, onPick }: { view: CellsView; onPick: (barcode
         />
       </div>
       <CellsTable rows={rows} onPick={onPick} />
-    </section>
+    </div>
   )
 }

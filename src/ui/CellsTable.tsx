@@ -42,7 +42,7 @@ export function CellsTable({ rows, onPick }: { rows: CellRows; onPick: (barcode:
       <table className="cells-table" data-testid="cells-table">
         <caption>
           {order.length > SHOWN_CELLS
-            ? `The first ${fmtCount(SHOWN_CELLS)} of ${fmtCount(order.length)} cells; Save TSV has them all.`
+            ? `The first ${fmtCount(SHOWN_CELLS)} of ${fmtCount(order.length)} cells; Save cells TSV has them all.`
             : `${fmtCount(order.length)} cells.`}{' '}
           A barcode shows that cell's records.
         </caption>

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useEffect, useEffectEvent, useId, useRef } from 'react'
 import type { KeyboardEvent } from 'react'
-import type { IndexStore, RadSession } from '../workers/client'
+import type { IndexStore, RadSession } from '../session'
 import { fmtCount } from './format'
 import { CHUNK_COLUMNS } from './glossary'
 import { keyMove } from './tableKeys'

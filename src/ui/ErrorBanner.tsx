@@ -2,7 +2,7 @@ import { useRef } from 'react'
 import type { ChangeEvent } from 'react'
 import { RadError } from '../rad/errors'
 import type { RadErrorCode } from '../rad/errors'
-import type { SessionState } from '../workers/client'
+import type { SessionState } from '../session'
 import { fmtCount, fmtCounted } from './format'
 
 const TITLES: Record<RadErrorCode, string> = {

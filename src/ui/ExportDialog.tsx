@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react'
 import { RadError } from '../rad/errors'
-import type { ExportFormat, ExportPick, ExportRun, ExportState, RadSession } from '../workers/client'
+import type { ExportFormat, ExportPick, ExportRun, ExportState, RadSession } from '../session'
 import { chunkRange, defaultPick, describeFilter, unavailable } from './exportChoice'
 import type { ExportContext, KneeCut, PickKind } from './exportChoice'
 import {

@@ -1,5 +1,5 @@
 import { useCallback, useId, useMemo, useState } from 'react'
-import type { RadSession } from '../workers/client'
+import type { RadSession } from '../session'
 import { ChunkList } from './ChunkList'
 import { CopyLink } from './CopyLink'
 import { ErrorBanner } from './ErrorBanner'
@@ -33,6 +33,8 @@ interface Props {
   link: DeepLink
   /** The file's fingerprint key is known (recent files, the index cache). */
   onFingerprint?: (fp: string) => void
+  /** Files dropped with it that may be a t2g, gene names or a permit list (docs/cells.md). */
+  annotations?: readonly File[]
 }
 
 /** A cancel before the header was read leaves nothing to show: offer to carry on. */
@@ -47,8 +49,10 @@ function CancelledEarly({ onOpenAgain }: { onOpenAgain: () => void }) {
   )
 }
 
+const NO_FILES: readonly File[] = []
+
 /** Everything shown for one open file. Mounted fresh (keyed) for every file. */
-export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Props) {
+export function FileView({ session, onRetry, onReopen, link, onFingerprint, annotations = NO_FILES }: Props) {
   const state = useSessionState(session)
   const [jump, setJump] = useState<JumpRequest | undefined>(undefined)
   const [cursorChunk, setCursorChunk] = useState(-1)
@@ -116,6 +120,8 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint }: Pr
             onPickBarcode={filter.pickBarcode}
             onPickReference={filter.pickReference}
             onCutoff={setKneeCut}
+            annotations={annotations}
+            semantics={semantics}
           />
         </ErrorBoundary>
       )}

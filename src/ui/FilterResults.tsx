@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useRef } from 'react'
-import type { FilterRun, IndexStore } from '../workers/client'
+import type { FilterRun, IndexStore } from '../session'
 import { fmtCount } from './format'
 
 /** One result row's height in px (the `.filter-result` button: 13 px text, 4 px padding each side, 1 px gap). */

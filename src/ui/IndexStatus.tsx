@@ -1,4 +1,4 @@
-import type { DroppedSection, SessionState } from '../workers/client'
+import type { DroppedSection, SessionState } from '../session'
 import { fmtBytes, fmtCount, fmtDuration, fmtPercent, fmtRate } from './format'
 
 /**

@@ -1,7 +1,7 @@
 import { memo, useState } from 'react'
 import type { IntegrityIssue, IssueKind } from '../rad/integrity'
-import type { RadSession, SessionState } from '../workers/client'
-import { salvagedName } from '../workers/client'
+import type { RadSession, SessionState } from '../session'
+import { salvagedName } from '../session'
 import { fmtBytes, fmtCount, fmtCounted } from './format'
 import { saveFile } from './saveFile'
 

@@ -2,7 +2,7 @@ import { memo, useCallback, useEffect, useEffectEvent, useId, useLayoutEffect, u
 import type { CSSProperties, KeyboardEvent } from 'react'
 import type { Semantics } from '../rad/semantics'
 import type { Prelude } from '../rad/types'
-import type { RadSession } from '../workers/client'
+import type { RadSession } from '../session'
 import { AlignmentRow } from './AlignmentRow'
 import { fmtCount } from './format'
 import { ReadTagsRow } from './ReadTagsRow'

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
+import type { ReactNode } from 'react'
 import type { StatsJson } from '../rad/stats/types'
-import type { StatsCutoffs } from '../workers/statsProtocol'
-import type { StatsView } from '../workers/statsRun'
+import type { StatsCutoffs } from '../session'
+import type { StatsView } from '../session'
 import { CutoffControls } from './CutoffControls'
 import type { KneeCut } from './exportChoice'
 import { fmtCount, fmtCounted, fmtDuration, fmtPercent } from './format'
@@ -28,6 +29,8 @@ export interface StatsPanelProps {
   /** The seam to the record filters (branch `search`): for now, jump to the barcode's first record. */
   onPickBarcode: (seq: string) => void
   onPickReference: (name: string) => void
+  /** Shown at the end of the panel (the cells and genes: CellsSection.tsx). */
+  children?: ReactNode
 }
 
 /** The whole-file statistics (docs/stats.md, ADR 0004): figures, plots and top lists, all computed in the decode workers. */
@@ -67,6 +70,7 @@ export function StatsPanel(props: StatsPanelProps) {
           <span className="stats-details-label">Plots and top lists</span>
         </div>
       )}
+      {props.children}
     </section>
   )
 }

@@ -1,9 +1,12 @@
 import { useSyncExternalStore } from 'react'
 import type { StatsJson } from '../rad/stats/types'
-import type { RadSession } from '../workers/client'
+import type { Semantics } from '../rad/semantics'
+import type { CellsReply, RadSession } from '../session'
+import { CellsSection } from './CellsSection'
 import type { KneeCut } from './exportChoice'
 import { saveFile } from './saveFile'
 import { StatsPanel } from './StatsPanel'
+import { useCellsRun } from './useCellsRun'
 
 interface Props {
   session: RadSession
@@ -12,12 +15,19 @@ interface Props {
   onPickReference: (name: string) => void
   /** The knee plot's cut-off as it moves (FileView hands it to the export dialog). */
   onCutoff?: (cut: KneeCut) => void
+  /** Annotation files dropped with the RAD file (docs/cells.md), sorted by content in the cells worker. */
+  annotations: readonly File[]
+  semantics: Semantics | undefined
 }
 
 /** The statistics panel wired to the session's statistics pass (RadSession.stats). */
-export function StatsSection({ session, fileName, onPickBarcode, onPickReference, onCutoff }: Props) {
+export function StatsSection(props: Props) {
+  const { session, fileName, onPickBarcode, onPickReference, onCutoff } = props
   const stats = session.stats
   const view = useSyncExternalStore(stats.subscribe, stats.getState)
+  const statsDone = view.phase === 'done'
+  const cells = useCellsRun(session, props.annotations, statsDone)
+  const reply = cells.state?.phase === 'done' ? cells.state.reply : undefined
   return (
     <StatsPanel
       view={view}
@@ -29,7 +39,7 @@ export function StatsSection({ session, fileName, onPickBarcode, onPickReference
         stats.start(session.index)
       }}
       onSaveJson={(json: StatsJson) => {
-        saveFile(statsJsonFile(json, fileName))
+        saveFile(statsJsonFile(withCells(json, reply), fileName))
       }}
       onSaveTsv={() =>
         stats.tsv().then((text) => {
@@ -40,8 +50,21 @@ export function StatsSection({ session, fileName, onPickBarcode, onPickReference
       onAskCutoffs={(e, f) => stats.cutoffs(e, f)}
       onPickBarcode={onPickBarcode}
       onPickReference={onPickReference}
-    />
+    >
+      <CellsSection
+        cells={cells}
+        semantics={props.semantics}
+        statsDone={statsDone}
+        fileName={fileName}
+        onPickBarcode={onPickBarcode}
+      />
+    </StatsPanel>
   )
+}
+
+/** The statistics JSON with the cells pass's keys, as `rad stats --t2g … --json` prints them. */
+function withCells(json: StatsJson, reply: CellsReply | undefined): StatsJson {
+  return reply ? { ...json, ...reply.json } : json
 }
 
 /** The JSON as `rad stats FILE --json` prints it, named after the file. */

@@ -27,6 +27,11 @@ export interface DropPlan {
   sidecarFiles: DroppedFile[]
   /** `.rdx` sidecar indexes dropped with the RAD files (docs/sidecar.md), used by sidecarIndexFor. */
   indexes: DroppedFile[]
+  /**
+   * Files that may be a t2g, gene names or a permit list (docs/cells.md): every small file that is
+   * not RAD-named, JSON or `.rdx`, and not the one opened. The cells worker sorts them by content.
+   */
+  annotations: File[]
 }
 
 const RAD_NAME = /\.rad(\.sz)?$/i
@@ -34,6 +39,8 @@ const JSON_NAME = /\.json$/i
 const INDEX_NAME = /\.rdx$/i
 /** Sidecars are small run reports; anything larger is not one of them (and would not be read whole). */
 export const SIDECAR_MAX_BYTES = 1_000_000
+/** Annotation files are read whole: a 3M-barcode permit list or a t2g is tens of MB, a FASTQ far more. */
+export const ANNOTATION_MAX_BYTES = 256 << 20
 
 export function looksLikeRad(path: string): boolean {
   return RAD_NAME.test(path)
@@ -57,6 +64,12 @@ export function sidecarIndexFor(plan: DropPlan, path: string): DroppedFile | und
   return named ?? (plan.indexes.length === 1 ? plan.indexes[0] : undefined)
 }
 
+function annotations(files: readonly DroppedFile[], open: DroppedFile | undefined): File[] {
+  return files
+    .filter((f) => f !== open && isOpenable(f.path) && !looksLikeRad(f.path) && f.file.size <= ANNOTATION_MAX_BYTES)
+    .map((f) => f.file)
+}
+
 function sidecars(files: readonly DroppedFile[]): DroppedFile[] {
   return files.filter((f) => JSON_NAME.test(f.path) && f.file.size <= SIDECAR_MAX_BYTES)
 }
@@ -64,19 +77,24 @@ function sidecars(files: readonly DroppedFile[]): DroppedFile[] {
 /** A dropped folder: offer its RAD files, open the only one, read its JSON sidecars. */
 export function planFolder(name: string, files: readonly DroppedFile[]): DropPlan {
   const rad = files.filter((f) => looksLikeRad(f.path))
+  const open = rad.length === 1 ? rad[0] : undefined
   return {
     kind: 'folder',
     name,
     candidates: rad,
-    open: rad.length === 1 ? rad[0] : undefined,
+    open,
     sidecarFiles: sidecars(files),
     indexes: indexes(files),
+    annotations: annotations(files, open),
   }
 }
 
-/** Several dropped files: open the first RAD-named one (else the first), offer them all. */
+/**
+ * Several dropped files: open the first RAD-named one, else the largest (annotation files dropped
+ * beside a RAD file are small beside it); offer them all.
+ */
 export function planFiles(files: readonly DroppedFile[]): DropPlan {
-  const open = files.find((f) => looksLikeRad(f.path)) ?? files.find((f) => isOpenable(f.path)) ?? files[0]
+  const open = files.find((f) => looksLikeRad(f.path)) ?? largest(files.filter((f) => isOpenable(f.path))) ?? files[0]
   return {
     kind: 'files',
     name: `${String(files.length)} files`,
@@ -84,5 +102,10 @@ export function planFiles(files: readonly DroppedFile[]): DropPlan {
     open,
     sidecarFiles: sidecars(files),
     indexes: indexes(files),
+    annotations: annotations(files, open),
   }
+}
+
+function largest(files: readonly DroppedFile[]): DroppedFile | undefined {
+  return files.reduce<DroppedFile | undefined>((big, f) => (big && big.file.size >= f.file.size ? big : f), undefined)
 }

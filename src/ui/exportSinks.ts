@@ -6,7 +6,7 @@
  * - elsewhere, Blob parts collected up to BLOB_CAP_BYTES, then downloaded.
  */
 import type { ByteSink } from '../rad/subsetWriter'
-import type { ExportFormat } from '../workers/client'
+import type { ExportFormat } from '../session'
 
 /** The most a Blob export collects: 1 GiB (Chromium keeps large blobs on disk, others may not). */
 export const BLOB_CAP_BYTES = 1 << 30

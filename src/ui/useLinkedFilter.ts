@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { SessionState } from '../workers/client'
+import type { SessionState } from '../session'
 import { draftFromLink, draftToLink } from './filterDraft'
 import type { FilterDraft } from './filterDraft'
 import type { RecordFilterControl } from './useRecordFilter'

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react'
-import { openRadSource } from '../workers/client'
+import { openRadSource } from '../session'
 import { browserIndexCache } from './persist/indexCache'
-import type { RadSession, SessionState, SourceSpec } from '../workers/client'
+import type { RadSession, SessionState, SourceSpec } from '../session'
 
 interface Holder {
   current: { current: RadSession | undefined }

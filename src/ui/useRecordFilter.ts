@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react'
-import type { FilterRun, FilterState, RadSession } from '../workers/client'
+import type { FilterRun, FilterState, RadSession } from '../session'
 import { EMPTY_DRAFT, draftToFilter } from './filterDraft'
 import type { FilterDraft } from './filterDraft'
 

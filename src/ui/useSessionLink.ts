@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
-import { fingerprintKey } from '../workers/client'
-import type { RadSession, SessionState } from '../workers/client'
+import { fingerprintKey } from '../session'
+import type { RadSession, SessionState } from '../session'
 import { hasPosition } from './deepLink'
 import type { LinkState } from './deepLink'
 import type { ViewPosition } from './RecordTable'

@@ -4,18 +4,8 @@ import './comlinkErrors'
 import { loadWasmCodecs } from '../io/codecWasm'
 import { radStreamOf } from '../io/readPrelude'
 import { openByteSource } from '../io/sourceSpec'
-import type { SourceSpec } from '../io/sourceSpec'
-import type { CellsResult } from '../rad/cells'
 import { runCellsJob } from './cellsJob'
-import type { CellsJob } from './cellsJob'
-
-export interface CellsWorkerApi {
-  run(
-    spec: SourceSpec,
-    job: CellsJob,
-    onProgress: (visited: number, total: number | undefined) => void,
-  ): Promise<CellsResult>
-}
+import type { CellsWorkerApi } from './protocol'
 
 const api: CellsWorkerApi = {
   async run(spec, job, onProgress) {

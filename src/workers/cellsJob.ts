@@ -1,49 +1,28 @@
 /**
  * The page's cells pass (docs/cells.md) as plain data, and the cells worker's
- * work: the annotation files' bytes and the cells the statistics chose in,
- * every chunk of the file walked once with the index the page already has,
- * the figures out. Node tests run runCellsJob on real files; cells.worker.ts
- * is its thin Comlink entry.
+ * work: the annotation files (sorted by content, whatever their names) and the
+ * cells the statistics chose in, every chunk of the file walked once with the
+ * index the page already has, the figures out. Node tests run runCellsJob on
+ * real files; cells.worker.ts is its thin Comlink entry.
  */
 import type { ByteSource } from '../io/byteSource'
-import { gunzipIfGzip } from '../io/gunzip'
+import { readSmallFile } from '../io/gunzip'
 import { eachSelectedChunk } from '../io/selectedRecords'
-import type { SnappyFrameTable } from '../io/snappySource'
-import { loadAnnotations, startCells } from '../rad/cells'
-import type { AnnotationFiles, CellsCut, CellsResult, NamedBytes } from '../rad/cells'
-import type { ChunkIndex } from '../rad/chunkIndex'
+import { loadAnnotations, missingT2g, sortAnnotations, startCells } from '../rad/cells'
+import { RadError } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
-import type { NbytesConvention, Prelude } from '../rad/types'
-
-/** Everything the cells worker needs besides the file (plain data, structured-clonable). */
-export interface CellsJob {
-  prelude: Prelude
-  index: ChunkIndex
-  convention: NbytesConvention
-  container: 'none' | 'snappy-framed'
-  /** A .sz file's frame table, as the index worker walked it. */
-  frames?: SnappyFrameTable | undefined
-  cut: CellsCut
-  /** The files as the user gave them (gzip allowed). */
-  files: AnnotationFiles
-}
-
-async function gunzipped(file: NamedBytes | undefined): Promise<NamedBytes | undefined> {
-  return file && { name: file.name, bytes: await gunzipIfGzip(file.bytes as Uint8Array<ArrayBuffer>) }
-}
+import type { CellsJob, CellsReply } from './protocol'
 
 export async function runCellsJob(
   job: CellsJob,
   source: ByteSource,
   onProgress?: (visited: number, total: number | undefined) => void,
   signal?: AbortSignal,
-): Promise<CellsResult> {
-  const files: AnnotationFiles = {
-    t2g: (await gunzipped(job.files.t2g))!,
-    geneNames: await gunzipped(job.files.geneNames),
-    permitList: await gunzipped(job.files.permitList),
-    mito: job.files.mito,
-  }
+): Promise<CellsReply> {
+  const sorted = sortAnnotations(await Promise.all(job.files.map(readSmallFile)), job.prelude.refNames)
+  const why = missingT2g(sorted)
+  if (why !== undefined || !sorted.t2g) throw new RadError('BAD_VALUE', why ?? '')
+  const files = { t2g: sorted.t2g, geneNames: sorted.geneNames, permitList: sorted.permitList, mito: job.mito }
   const sem = inferSemantics(job.prelude)
   const run = startCells(loadAnnotations(files, job.prelude, sem), sem, job.cut)
   await eachSelectedChunk(
@@ -56,5 +35,5 @@ export async function runCellsJob(
     },
     { known: { index: job.index, convention: job.convention }, signal, onProgress },
   )
-  return run.finish()
+  return { ...run.finish(), files: sorted.kinds }
 }

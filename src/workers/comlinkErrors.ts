@@ -1,7 +1,7 @@
 /**
  * Comlink serializes a thrown Error as {name, message, stack} only, so a
  * RadError would arrive as a plain Error without its code, offset or chunk
- * (ARCHITECTURE §4.8, §5.5). This module replaces Comlink's 'throw' transfer
+ * (docs/architecture.md §4). This module replaces Comlink's 'throw' transfer
  * handler so a RadError is rebuilt as a RadError on the other side. Import it
  * for its side effect in every context that makes or answers Comlink calls.
  */

@@ -9,7 +9,7 @@ import { openByteSource } from '../io/sourceSpec'
 import { decodeBatch, makeDecoder } from './decodeBatch'
 import type { Decoder } from './decodeBatch'
 import { filterBatch } from './filterBatch'
-import type { DecodeWorkerApi } from './decodeSlots'
+import type { DecodeWorkerApi } from './protocol'
 import { statsMethods } from './statsWorker'
 import { chunkBuffers } from './transfer'
 

@@ -1,30 +1,14 @@
 // Thin Comlink entry of the export worker (one per export; the page terminates it to cancel): the work is runExportJob().
 import { expose, transfer } from 'comlink'
 import './comlinkErrors'
-import type { ExportSummary } from '../io/exportSelection'
 import { radStreamOf } from '../io/readPrelude'
 import { openByteSource } from '../io/sourceSpec'
-import type { SourceSpec } from '../io/sourceSpec'
 import type { ByteSink } from '../rad/subsetWriter'
 import { runExportJob } from './exportJob'
-import type { ExportJob } from './exportJob'
+import type { ExportWorkerApi } from './protocol'
 
 /** Progress goes to the page at most this often (a message per chunk would flood it on million-chunk files). */
 const PROGRESS_EVERY_MS = 100
-
-export interface ExportWorkerApi {
-  /**
-   * Streams the export to the page's sink (a Comlink proxy: every call is a
-   * message, awaited one at a time, so the sink's backpressure reaches the
-   * walk and the worker holds one chunk).
-   */
-  run(
-    spec: SourceSpec,
-    job: ExportJob,
-    sink: ByteSink,
-    onProgress: (visited: number, total: number | undefined) => void,
-  ): Promise<ExportSummary>
-}
 
 /** Bytes that own their whole buffer, so they can be transferred without taking a view's neighbours along. */
 function owned(bytes: Uint8Array): Uint8Array<ArrayBuffer> {

@@ -8,40 +8,15 @@
  */
 import type { ByteSource } from '../io/byteSource'
 import { exportSelection } from '../io/exportSelection'
-import type { ExportFormat, ExportSummary } from '../io/exportSelection'
+import type { ExportSummary } from '../io/exportSelection'
 import type { RecordSelection } from '../io/selectedRecords'
-import type { SnappyFrameTable } from '../io/snappySource'
-import type { ChunkIndex } from '../rad/chunkIndex'
 import { identifyProducer } from '../rad/producer'
 import { compileFilter, matchRecords } from '../rad/recordFilter'
-import type { RecordFilter } from '../rad/recordFilter'
 import { inferSemantics } from '../rad/semantics'
 import { matchBarcodeSet } from '../rad/stats/barcodeSet'
-import type { BarcodeSet } from '../rad/stats/barcodeSet'
 import type { ByteSink } from '../rad/subsetWriter'
-import type { NbytesConvention, Prelude } from '../rad/types'
-
-/** Which records the user picked in the export dialog. */
-export type ExportPick =
-  /** Every record the filter matches (the filter is run again: all matches, not only the kept ones). */
-  | { kind: 'filter'; filter: RecordFilter }
-  /** Chunks from–to, 0-based, inclusive. */
-  | { kind: 'chunks'; from: number; to: number }
-  /** Records whose barcode is one of the cells above the knee plot's cut-off. */
-  | { kind: 'cells'; barcodes: BarcodeSet }
-
-/** Everything the export worker needs besides the file (plain data, structured-clonable). */
-export interface ExportJob {
-  format: ExportFormat
-  pick: ExportPick
-  prelude: Prelude
-  container: 'none' | 'snappy-framed'
-  /** A .sz file's frame table, as the index worker walked it. */
-  frames?: SnappyFrameTable | undefined
-  /** The session's chunk index (offsets in the RAD stream) and nbytes convention. */
-  index: ChunkIndex
-  convention: NbytesConvention
-}
+import type { Prelude } from '../rad/types'
+import type { ExportJob, ExportPick } from './protocol'
 
 /** The RecordSelection of a pick; filters are compiled here, once (their errors are the user's words). */
 export function selectionFor(pick: ExportPick, prelude: Prelude): RecordSelection {

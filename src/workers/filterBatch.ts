@@ -9,36 +9,11 @@ import { chunkPayload, decodeChunk, decodeChunkInPlace } from '../rad/decodeChun
 import { InPlaceScratch } from '../rad/decodeInPlace'
 import { RadError } from '../rad/errors'
 import { barcodeOffsetInRecord, barcodeOnly, firstRecordBarcodeMatches, matchChunk } from '../rad/recordFilter'
-import type { CompiledFilter } from '../rad/recordFilter'
 import type { ChunkColumns, NbytesConvention } from '../rad/types'
 import { readBatch } from './decodeBatch'
 import type { Decoder } from './decodeBatch'
 import type { ChunkRequest } from './protocol'
-
-/** What the page asks a decode worker to match (plain data). */
-export interface FilterJob {
-  filter: CompiledFilter
-  /**
-   * The file is alevin-fry collate output (one chunk per corrected barcode,
-   * docs/format.md §4.3): a barcode-only filter is answered from each chunk's
-   * first record, without decoding its columns.
-   */
-  collated: boolean
-}
-
-/** The matches in one batch: per chunk with any, its count, then the indices (in the chunk) of all, concatenated. */
-export interface FilterBatchResult {
-  /** Chunks of the batch with at least one match, in order. */
-  chunks: Uint32Array
-  /** Matches in each of `chunks`. */
-  counts: Uint32Array
-  /** 1 where every record of the chunk matches (collated fast path): its indices are not listed in `records`. */
-  whole: Uint8Array
-  /** Indices within their chunk of the matching records, chunk after chunk (whole chunks left out). */
-  records: Uint32Array
-  /** Chunks that could not be decoded: skipped (the integrity report names them). */
-  bad: number[]
-}
+import type { FilterBatchResult, FilterJob } from './protocol'
 
 /** The worker's own read buffer, reused batch after batch (only record numbers leave the worker). */
 let spare: ArrayBuffer | undefined

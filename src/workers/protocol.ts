@@ -1,6 +1,7 @@
 /**
- * The whole contract between the main thread and the workers
- * (ARCHITECTURE §5.3). Only plain data crosses: the File handle and small
+ * The whole contract between the main thread (src/session/) and the workers
+ * (docs/architecture.md §2): every request, reply and progress type, and the
+ * bulk pass's constants; types and constants only. Only plain data crosses: the File handle and small
  * numbers go in; the prelude, index slices and decoded chunk columns (typed
  * arrays, transferred) come out. No class instance crosses except RadError,
  * which comlinkErrors.ts rebuilds on the other side.
@@ -16,7 +17,12 @@ import type { RadErrorData } from '../rad/errors'
 import type { DroppedSection, HashedFingerprint } from '../rad/sidecar'
 import type { IntegrityIssue, IntegrityStatus } from '../rad/integrity'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
-import type { FilterBatchResult, FilterJob } from './filterBatch'
+import type { ExportFormat, ExportSummary } from '../io/exportSelection'
+import type { CellsCut, CellsResult, SortedAnnotations } from '../rad/cells'
+import type { CompiledFilter, RecordFilter } from '../rad/recordFilter'
+import type { BarcodeSet, Cutoff, StatsJson, StatsState } from '../rad/stats'
+import type { RankCurve } from '../rad/stats/logDownsample'
+import type { ByteSink } from '../rad/subsetWriter'
 
 /** What the index worker learns as soon as the prelude is read. */
 export interface OpenedFile {
@@ -174,4 +180,149 @@ export interface DecodeApi {
   recheck(fingerprint: FileFingerprint): Promise<void>
   /** Decodes back-to-back chunks and returns only the numbers of the records matching a filter (filterBatch.ts). */
   filter(batch: ChunkRequest[], convention: NbytesConvention, job: FilterJob): Promise<FilterBatchResult>
+}
+
+/**
+ * A bulk pass reads this much per call: a Blob read costs the worker's
+ * thread ~0.8 ms before its first byte, and the browser's own read work per
+ * byte falls with size (one worker: 4 MiB reads 0.63 GB/s, 16 MiB 1.07,
+ * 64 MiB 1.2)…
+ */
+export const BULK_BATCH_BYTES = 32 << 20
+
+/** …with this many calls in flight per worker (the next batch's read overlaps this one's decoding). */
+export const BULK_DEPTH = 2
+
+/** What the page asks a decode worker to match (plain data). */
+export interface FilterJob {
+  filter: CompiledFilter
+  /**
+   * The file is alevin-fry collate output (one chunk per corrected barcode,
+   * docs/format.md §4.3): a barcode-only filter is answered from each chunk's
+   * first record, without decoding its columns.
+   */
+  collated: boolean
+}
+
+/** The matches in one batch: per chunk with any, its count, then the indices (in the chunk) of all, concatenated. */
+export interface FilterBatchResult {
+  /** Chunks of the batch with at least one match, in order. */
+  chunks: Uint32Array
+  /** Matches in each of `chunks`. */
+  counts: Uint32Array
+  /** 1 where every record of the chunk matches (collated fast path): its indices are not listed in `records`. */
+  whole: Uint8Array
+  /** Indices within their chunk of the matching records, chunk after chunk (whole chunks left out). */
+  records: Uint32Array
+  /** Chunks that could not be decoded: skipped (the integrity report names them). */
+  bad: number[]
+}
+
+/** Which records the user picked in the export dialog. */
+export type ExportPick =
+  /** Every record the filter matches (the filter is run again: all matches, not only the kept ones). */
+  | { kind: 'filter'; filter: RecordFilter }
+  /** Chunks from–to, 0-based, inclusive. */
+  | { kind: 'chunks'; from: number; to: number }
+  /** Records whose barcode is one of the cells above the knee plot's cut-off. */
+  | { kind: 'cells'; barcodes: BarcodeSet }
+
+/** Everything the export worker needs besides the file (plain data, structured-clonable). */
+export interface ExportJob {
+  format: ExportFormat
+  pick: ExportPick
+  prelude: Prelude
+  container: 'none' | 'snappy-framed'
+  /** A .sz file's frame table, as the index worker walked it. */
+  frames?: SnappyFrameTable | undefined
+  /** The session's chunk index (offsets in the RAD stream) and nbytes convention. */
+  index: ChunkIndex
+  convention: NbytesConvention
+}
+
+export interface ExportWorkerApi {
+  /**
+   * Streams the export to the page's sink (a Comlink proxy: every call is a
+   * message, awaited one at a time, so the sink's backpressure reaches the
+   * walk and the worker holds one chunk).
+   */
+  run(
+    spec: SourceSpec,
+    job: ExportJob,
+    sink: ByteSink,
+    onProgress: (visited: number, total: number | undefined) => void,
+  ): Promise<ExportSummary>
+}
+
+/** Everything the cells worker needs besides the file (plain data, structured-clonable). */
+export interface CellsJob {
+  prelude: Prelude
+  index: ChunkIndex
+  convention: NbytesConvention
+  container: 'none' | 'snappy-framed'
+  /** A .sz file's frame table, as the index worker walked it. */
+  frames?: SnappyFrameTable | undefined
+  cut: CellsCut
+  /** The annotation files as the user gave them, under any names, gzip allowed: sorted by content. */
+  files: File[]
+  /** The mito pattern on gene labels (DEFAULT_MITO unless the user gave one). */
+  mito: string
+}
+
+/** The cells pass's figures, and what each given file was taken for. */
+export interface CellsReply extends CellsResult {
+  files: SortedAnnotations['kinds']
+}
+
+export interface CellsWorkerApi {
+  run(
+    spec: SourceSpec,
+    job: CellsJob,
+    onProgress: (visited: number, total: number | undefined) => void,
+  ): Promise<CellsReply>
+}
+
+/** What a decode worker exposes: decoding (protocol.ts) and the statistics pass (protocol.ts). */
+export type DecodeWorkerApi = DecodeApi & StatsWorkerApi
+
+export interface StatsBatchResult {
+  /** Chunks added to the worker's accumulator. */
+  chunks: number
+  bytes: number
+  records: number
+  /** Chunks that could not be decoded (the index reported them already): skipped. */
+  failed: { chunk: number; error: RadErrorData }[]
+}
+
+export interface StatsReport {
+  json: StatsJson
+  /** The barcode-rank curve, thinned in log space; undefined for files without a cell barcode. */
+  curve: RankCurve | undefined
+}
+
+export interface StatsWorkerApi {
+  /** Starts pass `pass` on this worker: a fresh accumulator (any earlier pass's state is dropped). */
+  statsBegin(pass: number): Promise<void>
+  /** Decodes back-to-back chunks with one read and adds them to the accumulator; bad chunks are skipped. */
+  statsBatch(pass: number, batch: ChunkRequest[], convention: NbytesConvention): Promise<StatsBatchResult>
+  /** This worker's state since the last drain (transferred), and a fresh accumulator. */
+  statsDrain(pass: number): StatsState
+  /** Adds other workers' drained states to this worker's accumulator (the pass's total). */
+  statsMerge(pass: number, states: StatsState[]): void
+  /** The JSON and the plot's data of this worker's accumulator. */
+  statsReport(pass: number): StatsReport
+  /** alevin-fry's --expect-cells / --force-cells cut-offs on this worker's accumulator. */
+  statsCutoffs(pass: number, expectCells: number | undefined, forceCells: number | undefined): StatsCutoffs
+  /** The barcodes with at least `minCount` records in this worker's accumulator (the export's cells above a cut-off). */
+  statsBarcodesAtLeast(pass: number, minCount: number): BarcodeSet
+  /** `rad stats FILE --tsv` of this worker's accumulator (barcodeTsv, flagged at the knee), as text. */
+  statsTsv(pass: number): string
+  /** Frees this worker's accumulator. */
+  statsEnd(pass: number): void
+}
+
+/** alevin-fry's alternatives to the knee (src/rad/stats/knee.ts), for numbers the user typed. */
+export interface StatsCutoffs {
+  expect: Cutoff | undefined
+  force: Cutoff | undefined
 }

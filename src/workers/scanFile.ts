@@ -150,7 +150,7 @@ async function salvageOffer(opened: OpenedRad, found: Findings): Promise<Salvage
 }
 
 /**
- * The index worker's body (ARCHITECTURE §5.3), free of Comlink so it can run
+ * The index worker's body (docs/architecture.md §2), free of Comlink so it can run
  * anywhere: reads the prelude and reports it, sends the first screen of
  * decoded records (readFirstChunks), then walks and checks every chunk
  * (the integrity pass, docs/integrity.md: scanChunks with a check plan), streaming index

@@ -11,7 +11,7 @@ import type { RankCurve } from '../rad/stats/logDownsample'
 import type { StatsJson } from '../rad/stats/types'
 import type { IndexStore } from './indexStore'
 import type { OpenedFile, ScanSummary } from './protocol'
-import type { StatsReport } from './statsProtocol'
+import type { StatsReport } from './protocol'
 
 /** The page's store of indexes, keyed by fingerprintKey (implemented over IndexedDB by the UI). */
 export interface IndexCache {

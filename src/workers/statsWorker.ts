@@ -1,5 +1,5 @@
 /**
- * The statistics pass inside a decode worker (statsProtocol.ts): decode a
+ * The statistics pass inside a decode worker (protocol.ts): decode a
  * batch into this worker's own read buffers and add every chunk to its
  * accumulator, so no record's columns ever leave the worker. Imported by
  * decode.worker.ts.
@@ -8,11 +8,11 @@ import { transfer } from 'comlink'
 import { RadError } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
 import type { ChunkColumns, NbytesConvention } from '../rad/types'
-import { BULK_BATCH_BYTES, BULK_DEPTH } from './bulkPass'
+import { BULK_BATCH_BYTES, BULK_DEPTH } from './protocol'
 import { decodeBatch } from './decodeBatch'
 import type { Decoder } from './decodeBatch'
 import type { ChunkRequest } from './protocol'
-import type { StatsBatchResult, StatsWorkerApi } from './statsProtocol'
+import type { StatsBatchResult, StatsWorkerApi } from './protocol'
 import { chunkBuffers } from './transfer'
 import {
   barcodeCountsDescending,
@@ -27,7 +27,7 @@ import {
 import type { StatsAccumulator } from '../rad/stats'
 import { RANK_CURVE_POINTS, logDownsample } from '../rad/stats/logDownsample'
 import type { Semantics } from '../rad/semantics'
-import type { StatsReport } from './statsProtocol'
+import type { StatsReport } from './protocol'
 
 interface Pass {
   id: number

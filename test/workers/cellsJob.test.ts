@@ -11,13 +11,14 @@ import { SALMON_V3 } from '../helpers/fixtures'
 import { readRad } from '../helpers/read'
 
 const dir = join(import.meta.dirname, '..', 'fixtures', 'annotations')
-const file = (name: string, gz = false): { name: string; bytes: Uint8Array } => {
-  const bytes = new Uint8Array(readFileSync(join(dir, name)))
-  return { name, bytes: gz ? new Uint8Array(gzipSync(bytes)) : bytes }
+/** An annotation file as the page gets it, under a name that says nothing of its kind. */
+const file = (name: string, as: string, gz = false): File => {
+  const bytes = readFileSync(join(dir, name))
+  return new File([gz ? gzipSync(bytes) : bytes], as)
 }
 
 describe('runCellsJob', () => {
-  it('gives the CLI figures (a gzipped permit list gunzipped on the way)', async () => {
+  it('gives the CLI figures, the files recognised by content (a gzipped permit list gunzipped on the way)', async () => {
     const bytes = new Uint8Array(readFileSync(SALMON_V3))
     const r = await readRad(bytes)
     const acc = createStatsAccumulator(r.prelude, r.sem)
@@ -31,12 +32,8 @@ describe('runCellsJob', () => {
         convention: r.scan.convention,
         container: 'none',
         cut: { cells: barcodesAtLeast(state, cutoff!.minCount), cutoff: name, minReads: cutoff!.minCount },
-        files: {
-          t2g: file('t2g.tsv'),
-          geneNames: file('gene_names.tsv'),
-          permitList: file('permit.txt', true),
-          mito: DEFAULT_MITO,
-        },
+        files: [file('permit.txt', 'b.txt', true), file('gene_names.tsv', 'c.dat'), file('t2g.tsv', 'a.tsv')],
+        mito: DEFAULT_MITO,
       },
       r.source,
     )
@@ -54,5 +51,10 @@ describe('runCellsJob', () => {
     const json = JSON.parse(cli.stdout) as Record<string, unknown>
     expect({ cells: json.cells, genes: json.genes, permit: json.permit }).toEqual(result.json)
     expect(result.rows.barcodes).toHaveLength(result.json.cells.count)
+    expect(result.files).toEqual([
+      { name: 'b.txt', kind: 'permit-list' },
+      { name: 'c.dat', kind: 'gene-names' },
+      { name: 'a.tsv', kind: 't2g' },
+    ])
   })
 })

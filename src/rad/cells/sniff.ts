@@ -4,6 +4,8 @@
  * any names. The bytes are already gunzipped.
  */
 import { decodeUtf8 } from '../cursor'
+import { RadError } from '../errors'
+import type { NamedBytes } from './cellsRun'
 import { tableRows } from './annotations'
 
 export type AnnotationKind = 't2g' | 'gene-names' | 'permit-list'
@@ -34,4 +36,49 @@ export function annotationKind(bytes: Uint8Array, refNames: ReadonlySet<string>)
 /** True when the bytes start with the gzip magic (a `.gz` permit list, whatever its name). */
 export function isGzip(bytes: Uint8Array): boolean {
   return bytes[0] === 0x1f && bytes[1] === 0x8b
+}
+
+/** The files the user gave, each with the kind its content shows (undefined: none of the three). */
+export interface SortedAnnotations {
+  t2g: NamedBytes | undefined
+  geneNames: NamedBytes | undefined
+  permitList: NamedBytes | undefined
+  kinds: { name: string; kind: AnnotationKind | undefined }[]
+}
+
+const KIND_WORDS: Record<AnnotationKind, string> = {
+  t2g: 'a transcript-to-gene map',
+  'gene-names': 'a gene-name table',
+  'permit-list': 'a permit list',
+}
+
+/**
+ * Sorts gunzipped annotation files by content, whatever their names (docs/cells.md): at most one of
+ * each kind. Files of no kind are listed, not fatal; two of one kind are, since either could be meant.
+ */
+export function sortAnnotations(files: readonly NamedBytes[], refNames: readonly string[]): SortedAnnotations {
+  const refs = new Set(refNames)
+  const sorted: SortedAnnotations = { t2g: undefined, geneNames: undefined, permitList: undefined, kinds: [] }
+  for (const file of files) {
+    const kind = annotationKind(file.bytes, refs)
+    sorted.kinds.push({ name: file.name, kind })
+    if (kind === undefined) continue
+    const slot = kind === 't2g' ? 't2g' : kind === 'gene-names' ? 'geneNames' : 'permitList'
+    const earlier = sorted[slot]
+    if (earlier) {
+      throw new RadError('BAD_VALUE', `${earlier.name} and ${file.name} are both ${KIND_WORDS[kind]}: give one`)
+    }
+    sorted[slot] = file
+  }
+  return sorted
+}
+
+/** Why the sorted files cannot make cell figures (no t2g), in words naming what each file was taken for. */
+export function missingT2g(sorted: SortedAnnotations): string | undefined {
+  if (sorted.t2g) return undefined
+  const seen = sorted.kinds.map(({ name, kind }) => `${name}: ${kind ? KIND_WORDS[kind] : 'none of the three'}`)
+  return (
+    'cell figures need a transcript-to-gene map whose first column names this file’s references' +
+    (seen.length > 0 ? ` (${seen.join('; ')})` : '')
+  )
 }

@@ -1,4 +1,4 @@
-import type { IndexCache } from '../../workers/client'
+import type { IndexCache } from '../../session'
 import { persistStore } from './store'
 
 /**

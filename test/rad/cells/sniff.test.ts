@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { annotationKind, cellsNotApplicable, isGzip } from '../../../src/rad/cells'
+import { annotationKind, cellsNotApplicable, isGzip, missingT2g, sortAnnotations } from '../../../src/rad/cells'
 import { atacPiscemRs, bulk, multiBarcodeV2, salmonScRna } from '../../helpers/assays'
 import { radBytes } from '../../helpers/radWriter'
 import { readRad } from '../../helpers/read'
@@ -35,5 +35,31 @@ describe('cellsNotApplicable', () => {
     }
     const sc = await readRad(radBytes(salmonScRna()))
     expect(cellsNotApplicable(sc.sem)).toBeUndefined()
+  })
+})
+
+describe('sortAnnotations: the files given to the page, sorted by content', () => {
+  const named = (name: string, file: string) => ({ name, bytes: new Uint8Array(readFileSync(join(dir, file))) })
+  const junk = { name: 'notes.md', bytes: new TextEncoder().encode('# notes\nnothing here\n') }
+
+  it('takes each kind once and lists a file of no kind without failing', () => {
+    const sorted = sortAnnotations([named('x', 'permit.txt'), junk, named('y', 't2g.tsv')], readNames())
+    expect(sorted.t2g?.name).toBe('y')
+    expect(sorted.permitList?.name).toBe('x')
+    expect(sorted.geneNames).toBeUndefined()
+    expect(sorted.kinds).toEqual([
+      { name: 'x', kind: 'permit-list' },
+      { name: 'notes.md', kind: undefined },
+      { name: 'y', kind: 't2g' },
+    ])
+    expect(missingT2g(sorted)).toBeUndefined()
+  })
+
+  it('refuses two files of one kind, naming both, and says what each file was taken for without a t2g', () => {
+    expect(() => sortAnnotations([named('a', 't2g.tsv'), named('b', 't2g.tsv')], readNames())).toThrow(
+      'a and b are both a transcript-to-gene map: give one',
+    )
+    const why = missingT2g(sortAnnotations([named('p', 'permit.txt'), junk], readNames()))
+    expect(why).toContain('p: a permit list; notes.md: none of the three')
   })
 })

@@ -1,5 +1,5 @@
 /**
- * The main thread's handle on one open file (ARCHITECTURE §5.3), and the one
+ * The main thread's handle on one open file (docs/architecture.md §2), and the one
  * module the UI imports from workers/. It never reads the file's bytes: it
  * hands the File to an index worker (prelude + chunk walk, indexWorker.ts) and
  * to a pool of decode workers, and keeps the streamed index, a cache of
@@ -8,10 +8,10 @@
  * keeps running.
  */
 import { proxy } from 'comlink'
-import './comlinkErrors'
+import '../workers/comlinkErrors'
 import { fileChanged, isFileChange } from '../io/fileFingerprint'
 import { isFetchFailure } from '../io/httpSource'
-import { knownSize, sourceName, urlSpec } from '../io/sourceSpec'
+import { knownSize, sourceName } from '../io/sourceSpec'
 import type { SourceSpec } from '../io/sourceSpec'
 import { salvagedFile } from '../io/salvage'
 import type { ChunkIndex } from '../rad/chunkIndex'
@@ -24,36 +24,22 @@ import { DecodePool, poolSize } from './decodePool'
 import { startFilterRun } from './filterPass'
 import type { FilterRun } from './filterPass'
 import type { RecordFilter } from '../rad/recordFilter'
-import { IndexStore } from './indexStore'
+import { IndexStore } from '../workers/indexStore'
 import type { ExportFormat } from '../io/exportSelection'
 import type { ByteSink } from '../rad/subsetWriter'
 import { ExportRun, exportJobOf } from './exportRun'
-import type { ExportPick } from './exportJob'
+import type { ExportPick } from '../workers/protocol'
 import { IndexWorkerLink, checkBeside } from './indexWorkerLink'
-import type { OpenedFile, ScanEvents, ScanSummary } from './protocol'
+import type { OpenedFile, ScanEvents, ScanSummary } from '../workers/protocol'
 import { SessionStore } from './sessionStore'
 import { StatsRun } from './statsRun'
+import { CellsRun, NO_CELLS, cellsJobOf } from './cellsRun'
+import { DEFAULT_MITO } from '../rad/cells'
 import { statsWaitForAsk } from './statsOnOpen'
-import { cacheEntry, statsFromJson } from './sessionCache'
-import type { IndexCache } from './sessionCache'
+import { cacheEntry, statsFromJson } from '../workers/sessionCache'
+import type { IndexCache } from '../workers/sessionCache'
 import type { SessionState } from './sessionStore'
-import type { StatsReport } from './statsProtocol'
-
-export type { IndexSource, OpenedFile, SalvageOffer, ScanProgress, ScanSummary } from './protocol'
-export type { IndexStore } from './indexStore'
-export type { FilterRun, FilterState } from './filterPass'
-export { MAX_KEPT_MATCHES } from './filterPass'
-export type { SessionPhase, SessionState } from './sessionStore'
-export type { StatsRun, StatsView } from './statsRun'
-export type { ExportRun, ExportState } from './exportRun'
-export type { ExportPick } from './exportJob'
-export type { ExportFormat, ExportSummary } from '../io/exportSelection'
-export { prewarmIndexWorker } from './indexWorkerLink'
-export type { SourceSpec }
-export { urlSpec }
-export { fingerprintKey } from '../rad/sidecar'
-export type { DroppedSection } from '../rad/sidecar'
-export type { IndexCache } from './sessionCache'
+import type { StatsReport } from '../workers/protocol'
 
 export interface SessionOptions {
   /** Byte budget of the decoded-chunk cache. */
@@ -88,7 +74,7 @@ function cores(): number | undefined {
 }
 
 function createDecodeWorker(): Worker {
-  return new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module', name: 'rad-decode' })
+  return new Worker(new URL('../workers/decode.worker.ts', import.meta.url), { type: 'module', name: 'rad-decode' })
 }
 
 export class RadSession {
@@ -111,6 +97,8 @@ export class RadSession {
   private readonly indexCache: IndexCache | undefined
   private readonly fresh: boolean
   private readonly onRescan: ((because: string | undefined) => void) | undefined
+  /** The latest cells pass (startCells). */
+  private cells: CellsRun | undefined
   /** Set once a known index was found to disagree with the file: the session is being replaced. */
   private dropping = false
 
@@ -453,11 +441,33 @@ export class RadSession {
     return new ExportRun(this.source, exportJobOf(opened, this.index, convention, format, pick), sink)
   }
 
+  /**
+   * Starts the cells pass over the knee's cells (cellsRun.ts, docs/cells.md) with the annotation
+   * files given, replacing any earlier one; rejects until the statistics are done.
+   */
+  async startCells(files: File[], mito: string = DEFAULT_MITO): Promise<CellsRun> {
+    const { opened } = this
+    const { convention } = this.store.current
+    const view = this.stats.getState()
+    const json = view.report?.json
+    if (!opened || !convention || !json || view.phase !== 'done' || this.disposed) {
+      throw new Error('cell figures need the statistics first')
+    }
+    const knee = json.cutoffs?.knee
+    const cut = knee
+      ? { cells: await this.stats.barcodesAtLeast(knee.minCount), cutoff: 'knee', minReads: knee.minCount }
+      : NO_CELLS
+    this.cells?.cancel()
+    this.cells = new CellsRun(this.source, cellsJobOf(opened, this.index, convention, cut, files, mito))
+    return this.cells
+  }
+
   /** Terminates every worker of this file and forgets its data. */
   dispose(): void {
     if (this.disposed) return
     this.disposed = true
     this.stats.dispose()
+    this.cells?.cancel()
     this.indexWorker.terminate()
     this.pool.dispose()
     this.cache.clear()

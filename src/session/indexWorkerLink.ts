@@ -1,13 +1,13 @@
 /**
- * The life of the index worker (ARCHITECTURE §5.3): one is started before
+ * The life of the index worker (docs/architecture.md §2): one is started before
  * any file is chosen (the spare), each file takes it, a heartbeat watches it
  * while it scans, and when the scan ends it is terminated and a new spare is
  * started for the next file.
  */
 import { wrap } from 'comlink'
 import type { Remote } from 'comlink'
-import './comlinkErrors'
-import type { IndexApi } from './protocol'
+import '../workers/comlinkErrors'
+import type { IndexApi } from '../workers/protocol'
 
 /** The page pings the index worker this often while it scans… */
 const HEARTBEAT_MS = 1000
@@ -42,7 +42,10 @@ let spareIndexWorker: Worker | undefined
 const failedWorkers = new WeakSet<Worker>()
 
 function createIndexWorker(): Worker {
-  const worker = new Worker(new URL('./index.worker.ts', import.meta.url), { type: 'module', name: 'rad-index' })
+  const worker = new Worker(new URL('../workers/index.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'rad-index',
+  })
   worker.addEventListener('error', () => failedWorkers.add(worker))
   return worker
 }

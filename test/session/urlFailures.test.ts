@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { HttpSource } from '../../src/io/httpSource'
 import { RadError } from '../../src/rad/errors'
-import { RadSession } from '../../src/workers/client'
+import { RadSession } from '../../src/session'
 import type { DecodeApi, IndexApi } from '../../src/workers/protocol'
 import { scanFile, unreadable } from '../../src/workers/scanFile'
 import type { ScanSink } from '../../src/workers/scanFile'

@@ -1,18 +1,9 @@
 import { chunkSpan } from '../rad/chunk'
 import { RadError } from '../rad/errors'
 import type { ChunkColumns, NbytesConvention } from '../rad/types'
-import type { ChunkRequest } from './protocol'
-import { chunkBuffers } from './transfer'
-
-/**
- * A bulk pass reads this much per call: a Blob read costs the worker's
- * thread ~0.8 ms before its first byte, and the browser's own read work per
- * byte falls with size (one worker: 4 MiB reads 0.63 GB/s, 16 MiB 1.07,
- * 64 MiB 1.2)…
- */
-export const BULK_BATCH_BYTES = 32 << 20
-/** …with this many calls in flight per worker (the next batch's read overlaps this one's decoding). */
-export const BULK_DEPTH = 2
+import type { ChunkRequest } from '../workers/protocol'
+import { chunkBuffers } from '../workers/transfer'
+import { BULK_BATCH_BYTES } from '../workers/protocol'
 
 export interface BulkOptions {
   /** Told of each chunk that could not be decoded; the pass goes on. Without it, the pass rejects. */

@@ -13,9 +13,9 @@ import type { CompiledFilter, RecordFilter } from '../rad/recordFilter'
 import { inferSemantics } from '../rad/semantics'
 import type { NbytesConvention } from '../rad/types'
 import { bulkBatches } from './bulkPass'
-import type { FilterBatchResult, FilterJob } from './filterBatch'
-import type { IndexStore } from './indexStore'
-import type { ChunkRequest, OpenedFile } from './protocol'
+import type { FilterBatchResult, FilterJob } from '../workers/protocol'
+import type { IndexStore } from '../workers/indexStore'
+import type { ChunkRequest, OpenedFile } from '../workers/protocol'
 
 /** One call in flight at a time: a decode worker's DecodeApi.filter (DecodePool.filterLanes). */
 export type FilterLane = (batch: ChunkRequest[], job: FilterJob) => Promise<FilterBatchResult>

@@ -9,10 +9,11 @@
  */
 import { RadError } from '../rad/errors'
 import type { NbytesConvention } from '../rad/types'
-import { BULK_DEPTH, bulkBatches } from './bulkPass'
+import { bulkBatches } from './bulkPass'
+import { BULK_DEPTH } from '../workers/protocol'
 import type { WorkerCall } from './decodePool'
-import type { ChunkRequest } from './protocol'
-import type { StatsReport } from './statsProtocol'
+import type { ChunkRequest } from '../workers/protocol'
+import type { StatsReport } from '../workers/protocol'
 
 /** Partial results this often: often enough to watch the knee form… */
 export const REPORT_EVERY_MS = 750

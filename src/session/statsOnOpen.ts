@@ -1,5 +1,5 @@
 import type { SourceSpec } from '../io/sourceSpec'
-import type { IndexSource } from './protocol'
+import type { IndexSource } from '../workers/protocol'
 
 /**
  * Whether the whole-file statistics pass waits to be asked for instead of

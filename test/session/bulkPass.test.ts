@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { chunkSpan } from '../../src/rad/chunk'
 import { RadError } from '../../src/rad/errors'
 import type { ChunkColumns } from '../../src/rad/types'
-import { BULK_BATCH_BYTES, bulkBatches, bulkPass } from '../../src/workers/bulkPass'
-import type { BulkLane } from '../../src/workers/bulkPass'
+import { bulkBatches, bulkPass } from '../../src/session/bulkPass'
+import { BULK_BATCH_BYTES } from '../../src/workers/protocol'
+import type { BulkLane } from '../../src/session/bulkPass'
 import type { ChunkRequest } from '../../src/workers/protocol'
 
 describe('bulkBatches', () => {

@@ -1,16 +1,13 @@
 import { transfer, wrap } from 'comlink'
 import type { Remote } from 'comlink'
-import './comlinkErrors'
+import '../workers/comlinkErrors'
 import type { FileFingerprint } from '../io/fileFingerprint'
 import type { SourceSpec } from '../io/sourceSpec'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
-import type { FilterBatchResult, FilterJob } from './filterBatch'
-import type { ChunkRequest, DecodeApi, OpenedFile } from './protocol'
+import type { FilterBatchResult, FilterJob } from '../workers/protocol'
+import type { ChunkRequest, OpenedFile } from '../workers/protocol'
 import type { SnappyFrameTable } from '../io/snappySource'
-import type { StatsWorkerApi } from './statsProtocol'
-
-/** What a decode worker exposes: decoding (protocol.ts) and the statistics pass (statsProtocol.ts). */
-export type DecodeWorkerApi = DecodeApi & StatsWorkerApi
+import type { DecodeWorkerApi } from '../workers/protocol'
 
 /** A timed call without an answer for this long means the worker is gone (a 4 MiB batch takes milliseconds). */
 const CALL_TIMEOUT_MS = 60_000

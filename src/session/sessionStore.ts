@@ -7,7 +7,7 @@
 import type { RadError } from '../rad/errors'
 import type { Semantics } from '../rad/semantics'
 import type { NbytesConvention } from '../rad/types'
-import type { IndexSource, OpenedFile, ScanProgress, ScanSummary } from './protocol'
+import type { IndexSource, OpenedFile, ScanProgress, ScanSummary } from '../workers/protocol'
 
 export type SessionPhase = 'opening' | 'indexing' | 'done' | 'error'
 

@@ -1,0 +1,27 @@
+/**
+ * The page's one door to the files it opens (docs/architecture.md §1): the UI
+ * imports this module and nothing else below it. A RadSession (client.ts)
+ * holds one open file: its index, decoded chunks, whole-file passes and the
+ * workers that do the reading.
+ */
+export { RadSession, openRadSource, salvagedName } from './client'
+export type { SessionOptions } from './client'
+export type { StatsCutoffs } from '../workers/protocol'
+export type { IndexSource, OpenedFile, SalvageOffer, ScanProgress, ScanSummary } from '../workers/protocol'
+export type { IndexStore } from '../workers/indexStore'
+export type { FilterRun, FilterState } from './filterPass'
+export { MAX_KEPT_MATCHES } from './filterPass'
+export type { SessionPhase, SessionState } from './sessionStore'
+export type { StatsRun, StatsView } from './statsRun'
+export type { ExportRun, ExportState } from './exportRun'
+export type { ExportPick } from '../workers/protocol'
+export type { ExportFormat, ExportSummary } from '../io/exportSelection'
+export { prewarmIndexWorker } from './indexWorkerLink'
+export type { SourceSpec } from '../io/sourceSpec'
+export { urlSpec } from '../io/sourceSpec'
+export { fingerprintKey } from '../rad/sidecar'
+export type { DroppedSection } from '../rad/sidecar'
+export type { IndexCache } from '../workers/sessionCache'
+export type { CellsRun, CellsState } from './cellsRun'
+export type { CellsReply } from '../workers/protocol'
+export { cellsNotApplicable, DEFAULT_MITO } from '../rad/cells'

@@ -1,0 +1,133 @@
+import { useId } from 'react'
+import { cellsTsv } from '../rad/cells'
+import type { Semantics } from '../rad/semantics'
+import { cellsNotApplicable } from '../session'
+import type { CellsReply } from '../session'
+import { CellsPanel } from './CellsPanel'
+import { fmtCount } from './format'
+import { saveFile } from './saveFile'
+import type { CellsHandle } from './useCellsRun'
+
+interface Props {
+  cells: CellsHandle
+  semantics: Semantics | undefined
+  statsDone: boolean
+  fileName: string
+  onPickBarcode: (seq: string) => void
+}
+
+const KIND_NAMES = { t2g: 'transcript-to-gene map', 'gene-names': 'gene names', 'permit-list': 'permit list' }
+
+/** Cell and gene figures (docs/cells.md): the annotations control, the pass's progress, then the panel. */
+export function CellsSection({ cells, semantics, statsDone, fileName, onPickBarcode }: Props) {
+  const why = semantics && cellsNotApplicable(semantics)
+  // A bulk, scATAC or multi-barcode file: said plainly, only to someone who gave annotation files.
+  if (why !== undefined) {
+    return cells.files.length > 0 ? (
+      <p className="cells-note" data-testid="cells-not-applicable">
+        No cell or gene figures: {why}.
+      </p>
+    ) : null
+  }
+  const { state } = cells
+  return (
+    <section className="cells-section" aria-labelledby="cells-title" data-testid="cells-section">
+      <div className="stats-head">
+        <h3 id="cells-title">Cells and genes</h3>
+        <AnnotationsInput onFiles={cells.add} />
+        {state?.phase === 'done' && state.reply && <SaveCellsTsv reply={state.reply} fileName={fileName} />}
+      </div>
+      <CellsStatus cells={cells} statsDone={statsDone} />
+      {state?.phase === 'done' && state.reply && (
+        <>
+          <TakenFor reply={state.reply} />
+          <CellsPanel view={state.reply} onPick={onPickBarcode} />
+        </>
+      )}
+    </section>
+  )
+}
+
+function AnnotationsInput({ onFiles }: { onFiles: (files: File[]) => void }) {
+  const id = useId()
+  return (
+    <span className="annotations-input">
+      <label htmlFor={id} className="btn btn-small">
+        Add t2g, gene names, permit list…
+      </label>
+      <input
+        id={id}
+        type="file"
+        multiple
+        className="visually-hidden"
+        data-testid="annotations-input"
+        onChange={(e) => {
+          const files = [...(e.currentTarget.files ?? [])]
+          e.currentTarget.value = ''
+          if (files.length > 0) onFiles(files)
+        }}
+      />
+    </span>
+  )
+}
+
+function CellsStatus({ cells, statsDone }: { cells: CellsHandle; statsDone: boolean }) {
+  const { state, startError, files } = cells
+  if (startError) return <Alert text={`Could not start the cells pass: ${startError}`} />
+  if (files.length === 0) {
+    return (
+      <p className="cells-note" data-testid="cells-hint">
+        Give the run’s transcript-to-gene map (t2g.tsv), and optionally gene names and the barcode permit list, for
+        UMIs, genes and mito fraction per cell. Drop them with the RAD file, or add them here.
+      </p>
+    )
+  }
+  if (!state) return <p className="cells-note">{statsDone ? 'Starting…' : 'Waiting for the statistics…'}</p>
+  if (state.phase === 'error' && state.error) return <Alert text={state.error.message} />
+  if (state.phase !== 'running') return null
+  const pct = state.total ? Math.floor((100 * state.visited) / state.total) : 0
+  return (
+    <p className="cells-note" role="status" data-testid="cells-progress">
+      Counting the cells’ UMIs and genes in {state.fileNames.join(', ')}: {pct}% of {fmtCount(state.total ?? 0)} chunks
+    </p>
+  )
+}
+
+function Alert({ text }: { text: string }) {
+  return (
+    <p className="notice notice-error" role="alert" data-testid="cells-error">
+      {text}
+    </p>
+  )
+}
+
+/** What each given file was taken for, by its content. */
+function TakenFor({ reply }: { reply: CellsReply }) {
+  return (
+    <p className="cells-note" data-testid="cells-files">
+      {reply.files.map((f, i) => (
+        <span key={f.name}>
+          {i > 0 && ' · '}
+          {f.name}: {f.kind ? KIND_NAMES[f.kind] : 'not used (none of the three)'}
+        </span>
+      ))}
+    </p>
+  )
+}
+
+function SaveCellsTsv({ reply, fileName }: { reply: CellsReply; fileName: string }) {
+  return (
+    <button
+      type="button"
+      className="btn btn-small"
+      data-testid="cells-save-tsv"
+      title="One row per cell: barcode, reads, UMIs, genes, mito fraction (rad stats --cells-tsv)"
+      onClick={() => {
+        const name = `${fileName.replace(/\.rad$/i, '') || 'file'}.cells.tsv`
+        saveFile(new File([cellsTsv(reply.rows)], name, { type: 'text/tab-separated-values' }))
+      }}
+    >
+      Save cells TSV
+    </button>
+  )
+}

@@ -1,0 +1,50 @@
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react'
+import type { CellsRun, CellsState, RadSession } from '../session'
+
+export interface CellsHandle {
+  /** The annotation files given so far (dropped with the file, then added). */
+  files: File[]
+  /** Adds files (one of the same name is replaced); the pass runs again with all of them. */
+  add: (files: File[]) => void
+  state: CellsState | undefined
+  /** Why the pass could not start (the statistics are not done yet, a worker failed to start). */
+  startError: string | undefined
+}
+
+const NO_RUN = (): (() => void) => () => undefined
+const NO_STATE = (): undefined => undefined
+
+/**
+ * The cells pass of one session (docs/cells.md): it runs once the statistics are done and at least
+ * one annotation file was given, and again whenever files are added.
+ */
+export function useCellsRun(session: RadSession, dropped: readonly File[], statsDone: boolean): CellsHandle {
+  const [files, setFiles] = useState<File[]>(() => [...dropped])
+  const [run, setRun] = useState<CellsRun | undefined>(undefined)
+  const [startError, setStartError] = useState<string | undefined>(undefined)
+  useEffect(() => {
+    if (!statsDone || files.length === 0) return
+    let current = true
+    session.startCells(files).then(
+      (started) => {
+        if (!current) {
+          started.cancel()
+          return
+        }
+        setStartError(undefined)
+        setRun(started)
+      },
+      (e: unknown) => {
+        if (current) setStartError(e instanceof Error ? e.message : String(e))
+      },
+    )
+    return () => {
+      current = false
+    }
+  }, [session, files, statsDone])
+  const state = useSyncExternalStore(run?.subscribe ?? NO_RUN, run?.getState ?? NO_STATE)
+  const add = useCallback((added: File[]) => {
+    setFiles((had) => [...had.filter((f) => !added.some((a) => a.name === f.name)), ...added])
+  }, [])
+  return { files, add, state, startError }
+}
