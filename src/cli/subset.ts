@@ -37,8 +37,8 @@ export interface SubsetArgs {
   sample?: string | undefined
 }
 
-/** What `export` writes: the page's formats (io/exportSelection.ts) and Parquet (io/parquetExport.ts). */
-export type CliExportFormat = ExportFormat | 'parquet'
+/** What `export` writes (io/exportSelection.ts); Parquet goes through parquetExport.ts (its metadata, the Hive study). */
+export type CliExportFormat = ExportFormat
 
 const FORMATS: readonly CliExportFormat[] = ['rad', 'tsv', 'jsonl', 'parquet']
 
