@@ -113,7 +113,7 @@ export async function writeParquet(
     const groups = Math.ceil(n / MAX_ROW_GROUP_ROWS)
     await parquet.write({ columnData, rowGroupSize: Math.ceil(n / groups) || 1 })
     summary.rows += n
-    summary.rowGroups += Math.max(groups, 1)
+    summary.rowGroups += groups
     opts.onRows?.(summary.rows)
   }
   await eachSelectedChunk(
@@ -127,7 +127,7 @@ export async function writeParquet(
     },
     { blockSize: READ_BLOCK, ...opts },
   )
-  if (rows.rows > 0 || summary.rowGroups === 0) await writeGroup()
+  if (rows.rows > 0) await writeGroup()
   await parquet.finish()
   summary.bytes = writer.offset
   return summary

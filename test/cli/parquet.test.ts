@@ -159,6 +159,14 @@ describe.concurrent('rad export OUT.parquet, read back by DuckDB', () => {
     }
   })
 
+  it('writes a valid empty table when the filter matches nothing', async () => {
+    const out = dir.path('empty.parquet')
+    const r = await runCli(['export', SALMON_V3, out, '--barcode', 'AAAAAAAAAAAAAAAA'])
+    expect(r.stdout).toMatch(/: 0 records, 0 rows in 0 row groups, /)
+    expect(await readParquet(out)).toEqual([])
+    expect((await parquetColumns(out)).map((c) => c.name)).toContain('barcode')
+  })
+
   it('writes the narrowest types and the file tags, RAD version and producer as metadata', async () => {
     const file = dir.write('types-bulk.rad', buildRad(bulk(true)).bytes)
     const out = dir.path('types-bulk.parquet')
