@@ -86,7 +86,10 @@ export async function writeParquet(
 ): Promise<ParquetSummary> {
   const sem = inferSemantics(prelude)
   const plan = parquetPlan(prelude, sem, opts.perRecord ?? false)
-  const groupRows = Math.min(opts.rowGroupRows ?? ROW_GROUP_ROWS, MAX_ROW_GROUP_ROWS)
+  // A `--per record` row holds its alignments as objects: a quarter as many rows keep memory
+  // where the per-alignment table has it (bench/results.md).
+  const defaultRows = plan.perRecord ? ROW_GROUP_ROWS >> 2 : ROW_GROUP_ROWS
+  const groupRows = Math.min(opts.rowGroupRows ?? defaultRows, MAX_ROW_GROUP_ROWS)
   const rows = new ParquetRows(plan, prelude, sem, groupRows)
   const writer = new SinkWriter(sink)
   const parquet = new ParquetWriter({
