@@ -54,3 +54,33 @@ test('a barcode filter exported as Parquet: DuckDB reads it equal to rad exportâ
     remove()
   }
 })
+
+test('a chunk range exported as Parquet: equal to rad export --chunks', async ({ page }) => {
+  await page.addInitScript(() => {
+    delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker
+  })
+  await page.goto('/')
+  await page.getByTestId('file-input').setInputFiles(SAMPLE)
+  await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
+  await page.getByTestId('export-button').click()
+  await page.getByTestId('export-pick-chunks').check()
+  await page.getByTestId('export-from').fill('1')
+  await page.getByTestId('export-to').fill('2')
+  await page.getByTestId('export-format-parquet').check()
+  const download = page.waitForEvent('download')
+  await page.getByTestId('export-start').click()
+  const bytes = readFileSync(must(await (await download).path(), 'the downloaded export'))
+  const { dir, remove } = tempDir()
+  try {
+    const pageOut = join(dir, 'page.parquet')
+    writeFileSync(pageOut, bytes)
+    const cliOut = join(dir, 'cli.parquet')
+    cli('export', SAMPLE, cliOut, '--chunks', '1-2')
+    const [pageRows, cliRows] = [await readParquet(pageOut), await readParquet(cliOut)]
+    expect(pageRows.length).toBeGreaterThan(0)
+    expect(pageRows).toEqual(cliRows)
+    expect(new Set(pageRows.map((r) => r.chunk))).toEqual(new Set([1, 2]))
+  } finally {
+    remove()
+  }
+})
