@@ -13,6 +13,7 @@ import { takeCellFlags } from './cellStats'
 import type { CellArgs } from './cellStats'
 import { runServe } from './serve'
 import { runSubset, takeSubsetFlags } from './subset'
+import { runParquetExport, runStudyExport } from './parquetExport'
 import type { SubsetArgs } from './subset'
 import { exportFormatOf } from './subset'
 import { RefusedOutput, refuseOutputOverInput } from './safeOutput'
@@ -29,6 +30,26 @@ interface Args {
   filter: RecordFilter | undefined
   subset: SubsetArgs
   cells: CellArgs | undefined
+  /** `export A.rad B.rad … --out DIR`: every input. */
+  files: string[]
+}
+
+/** What is wrong with export's own flags, if anything. */
+function exportFlagProblem(command: string, subset: SubsetArgs, output: string | undefined): string | undefined {
+  if (command !== 'export') {
+    if (subset.format) return `--format applies to export, not ${command}`
+    if (subset.outDir !== undefined || subset.perRecord || subset.sample !== undefined) {
+      return `--out, --sample and --per apply to export, not ${command}`
+    }
+    return undefined
+  }
+  const format = subset.format ?? (subset.outDir !== undefined ? 'parquet' : exportFormatOf(output ?? ''))
+  if (subset.outDir !== undefined && format !== 'parquet') {
+    return '--out DIR writes Parquet: drop --format or give parquet'
+  }
+  if (subset.perRecord && format !== 'parquet') return '--per applies to Parquet exports'
+  if (subset.sample !== undefined && subset.outDir === undefined) return '--sample names the one input of --out DIR'
+  return undefined
 }
 
 /** The arguments, the usage asked for (`{ help }`), or what is wrong with them. */
@@ -60,14 +81,18 @@ function parseArgs(all: string[]): Args | { help: string } | string {
     }
   }
   const [command, file, output] = positional
-  const arity = command !== undefined && WRITES_OUT.has(command) ? 3 : 2
-  if (command === undefined || file === undefined || positional.length !== arity) return commandUsage(command)
+  const study = command === 'export' && subset.outDir !== undefined
+  const arity = command !== undefined && WRITES_OUT.has(command) && !study ? 3 : 2
+  const arityOk = study ? positional.length >= arity : positional.length === arity
+  if (command === undefined || file === undefined || !arityOk) return commandUsage(command)
   if (filter && command !== 'view' && command !== 'dump' && command !== 'subset' && command !== 'export') {
     return `filters apply to view, dump, subset and export, not ${command}`
   }
-  if (subset.format && command !== 'export') return `--format applies to export, not ${command}`
+  const exportProblem = exportFlagProblem(command, subset, output)
+  if (exportProblem !== undefined) return exportProblem
   if (cells && command !== 'stats') return `--t2g and the other cell flags apply to stats, not ${command}`
-  return { command, file, output, chunk, header, statsFormat, filter, subset, cells }
+  const files = positional.slice(1)
+  return { command, file, output: study ? undefined : output, chunk, header, statsFormat, filter, subset, cells, files }
 }
 
 /** The file a command writes, if it writes one. */
@@ -76,6 +101,10 @@ function outputOf(args: Args): string | undefined {
 }
 
 async function run(args: Args, out: Output): Promise<number> {
+  const { outDir } = args.subset
+  if (args.command === 'export' && outDir !== undefined) {
+    return runStudyExport(args.files, outDir, { ...args.subset, filter: args.filter }, out)
+  }
   const output = outputOf(args)
   if (output !== undefined) refuseOutputOverInput(output, [args.file])
   const source = await NodeFileSource.open(args.file)
@@ -100,6 +129,9 @@ async function run(args: Args, out: Output): Promise<number> {
       case 'export': {
         const outPath = args.output ?? ''
         const format = args.subset.format ?? exportFormatOf(outPath)
+        if (format === 'parquet') {
+          return await runParquetExport(source, outPath, { ...args.subset, filter: args.filter }, out)
+        }
         return await runSubset(source, outPath, { ...args.subset, filter: args.filter }, out, format)
       }
       default:

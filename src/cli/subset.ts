@@ -28,14 +28,24 @@ export interface SubsetArgs {
   /** The record filter flags (filterFlags.ts), shared with view and dump. */
   filter?: RecordFilter | undefined
   /** `export --format`; undefined: from OUT's extension (exportFormatOf). */
-  format?: ExportFormat | undefined
+  format?: CliExportFormat | undefined
+  /** `export --per record`: one Parquet row per record, not per alignment. */
+  perRecord: boolean
+  /** `export A.rad B.rad … --out DIR`: the Hive-partitioned folder. */
+  outDir?: string | undefined
+  /** `export A.rad --out DIR --sample NAME`: the sample name instead of the file's. */
+  sample?: string | undefined
 }
 
-const FORMATS: readonly ExportFormat[] = ['rad', 'tsv', 'jsonl']
+/** What `export` writes (io/exportSelection.ts); Parquet goes through parquetExport.ts (its metadata, the Hive study). */
+export type CliExportFormat = ExportFormat
 
-/** `export`'s format when --format is not given: `.tsv` → tsv, `.jsonl`/`.json` → jsonl, else rad. */
-export function exportFormatOf(outPath: string): ExportFormat {
+const FORMATS: readonly CliExportFormat[] = ['rad', 'tsv', 'jsonl', 'parquet']
+
+/** `export`'s format when --format is not given: `.tsv`, `.jsonl`/`.json`, `.parquet`/`.pq`, else rad. */
+export function exportFormatOf(outPath: string): CliExportFormat {
   if (/\.tsv$/i.test(outPath)) return 'tsv'
+  if (/\.(parquet|pq)$/i.test(outPath)) return 'parquet'
   return /\.jsonl?$/i.test(outPath) ? 'jsonl' : 'rad'
 }
 
@@ -55,10 +65,26 @@ function parseRange(text: string | undefined): [number, number] | undefined {
 export function takeSubsetFlags(argv: string[]): SubsetArgs | string {
   const selection: RecordSelection = {}
   let keepChunks = false
-  let format: ExportFormat | undefined
+  let perRecord = false
+  let outDir: string | undefined
+  let sample: string | undefined
+  let format: CliExportFormat | undefined
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]
-    if (flag === '--format') {
+    if (flag === '--per') {
+      const per = argv[i + 1]
+      if (per !== 'record' && per !== 'alignment') return '--per needs record or alignment'
+      perRecord = per === 'record'
+      argv.splice(i, 2)
+      i--
+    } else if (flag === '--out' || flag === '--sample') {
+      const value = argv[i + 1]
+      if (value === undefined || value === '') return `${flag} needs ${flag === '--out' ? 'a folder' : 'a name'}`
+      if (flag === '--out') outDir = value
+      else sample = value
+      argv.splice(i, 2)
+      i--
+    } else if (flag === '--format') {
       format = FORMATS.find((f) => f === argv[i + 1])
       if (!format) return `--format needs one of ${FORMATS.join(', ')}`
       argv.splice(i, 2)
@@ -76,11 +102,11 @@ export function takeSubsetFlags(argv: string[]): SubsetArgs | string {
       i--
     }
   }
-  return { selection, keepChunks, format }
+  return { selection, keepChunks, format, perRecord, outDir, sample }
 }
 
 /** A file written front to back, with positioned rewrites for the num_chunks patch. */
-function fileSink(handle: FileHandle): ByteSink {
+export function fileSink(handle: FileHandle): ByteSink {
   let position = 0
   return {
     async write(bytes) {

@@ -16,6 +16,14 @@ interface CommandUsage {
 const SELECTION = `  --chunks A-B            only chunks A to B (0-based, inclusive)
   --records A-B           only records A to B (view's ID, 0-based, inclusive)`
 
+const PARQUET = `  --per alignment|record  Parquet: one row per alignment (default), or per record with the
+                          alignments as a list column
+  export A.rad B.rad … --out DIR [filters]
+                          Parquet for engines: DIR/sample=<name>/part-0.parquet per input (Hive
+                          layout; DuckDB: read_parquet('DIR/**/*.parquet', hive_partitioning=true);
+                          Spark: spark.read.parquet('DIR')). See docs/engines.md.
+  --sample NAME           with one input and --out: its sample name (a workflow's per-sample map.rad)`
+
 const WRITES = `OUT is written to a temporary file beside it and renamed into place when complete: a run
 stopped half-way leaves OUT as it was. OUT may not be IN, nor a link to it.`
 
@@ -64,15 +72,14 @@ const COMMANDS: Record<string, CommandUsage> = {
     details: `${SELECTION}\n  --keep-chunks           one output chunk per input chunk\n\n${WRITES}`,
   },
   export: {
-    synopsis: 'export IN OUT [--format rad|tsv|jsonl] [--chunks A-B] [--records A-B] [filters]',
+    synopsis: 'export IN OUT [--format rad|tsv|jsonl|parquet] [--chunks A-B] [--records A-B] [filters]',
     summary:
-      "write the chosen records to OUT as RAD (subset's bytes), view's TSV or dump's JSON Lines\n" +
-      '                          (the format from OUT’s extension unless --format: .tsv, .jsonl, else rad)',
+      "write the chosen records to OUT as RAD (subset's bytes), view's TSV, dump's JSON Lines or Parquet\n" +
+      '                          (the format from OUT’s extension unless --format: .tsv, .jsonl, .parquet, else rad)',
     filters: true,
-    details: `${SELECTION}\n\n${WRITES}`,
+    details: `${SELECTION}\n${PARQUET}\n\n${WRITES}`,
   },
 }
-
 /** Commands whose second file is an output. */
 export const WRITES_OUT = new Set(['salvage', 'subset', 'export'])
 

@@ -2,7 +2,8 @@
  * Exports of a selection of records (docs/subsets.md), streamed to a ByteSink:
  * - `rad`: a valid RAD subset (rad/subsetWriter.ts; `rad subset` writes the same bytes);
  * - `tsv`: the `view` lines (rad/viewLine.ts), one per alignment;
- * - `jsonl`: the `dump` JSON Lines (rad/dumpLine.ts), one per record.
+ * - `jsonl`: the `dump` JSON Lines (rad/dumpLine.ts), one per record;
+ * - `parquet`: the table of docs/engines.md (parquetExport.ts, ADR 0012).
  * The CLI and the page's export worker both call exportSelection.
  */
 import { dumpRecordJson } from '../rad/dumpLine'
@@ -12,10 +13,12 @@ import type { ByteSink, SubsetOptions } from '../rad/subsetWriter'
 import type { Prelude } from '../rad/types'
 import { viewRecordLines } from '../rad/viewLine'
 import type { ByteSource } from './byteSource'
+import { writeParquet } from './parquetExport'
+import type { ParquetOptions } from './parquetExport'
 import { eachSelectedChunk } from './selectedRecords'
 import type { RecordSelection, SelectedChunk, WalkOptions } from './selectedRecords'
 
-export type ExportFormat = 'rad' | 'tsv' | 'jsonl'
+export type ExportFormat = 'rad' | 'tsv' | 'jsonl' | 'parquet'
 
 export interface ExportSummary {
   /** Chunks written (RAD only; 0 for text). */
@@ -24,7 +27,7 @@ export interface ExportSummary {
   bytes: number
 }
 
-export type ExportOptions = WalkOptions & SubsetOptions
+export type ExportOptions = WalkOptions & SubsetOptions & ParquetOptions
 
 /** Writes the chosen records as a RAD subset (see subsetWriter.ts for what it writes). */
 export async function writeSubset(
@@ -90,6 +93,18 @@ export async function writeText(
   return { chunks: 0, records, bytes }
 }
 
+/** Parquet, summed up as the other formats are (chunks: 0). */
+async function writeParquetSummary(
+  source: ByteSource,
+  prelude: Prelude,
+  sel: RecordSelection,
+  sink: ByteSink,
+  opts: ExportOptions,
+): Promise<ExportSummary> {
+  const s = await writeParquet(source, prelude, sel, sink, { source: source.name, ...opts })
+  return { chunks: 0, records: s.records, bytes: s.bytes }
+}
+
 export function exportSelection(
   format: ExportFormat,
   source: ByteSource,
@@ -98,6 +113,7 @@ export function exportSelection(
   sink: ByteSink,
   opts: ExportOptions = {},
 ): Promise<ExportSummary> {
+  if (format === 'parquet') return writeParquetSummary(source, prelude, sel, sink, opts)
   return format === 'rad'
     ? writeSubset(source, prelude, sel, sink, opts)
     : writeText(format, source, prelude, sel, sink, opts)

@@ -56,6 +56,8 @@ export interface WalkOptions {
   signal?: AbortSignal
   /** Chunks visited so far, of `total` when known. */
   onProgress?: (visited: number, total: number | undefined) => void
+  /** Largest read of a scanned walk (scanChunks' blockSize): smaller for writers whose memory counts. */
+  blockSize?: number
 }
 
 /** Reads the known chunks this many bytes at a time (the scan's streaming block, scanChunks.ts). */
@@ -233,6 +235,7 @@ async function walkScanned(
   let finished = false
   const scan = await scanChunks(source, prelude, {
     signal: opts.signal,
+    blockSize: opts.blockSize,
     onChunk: async (bytes, offset, k, convention) => {
       const nrec = bytes.length >= CHUNK_HEADER_BYTES ? u32le(bytes, 4) : 0
       const first = firstRecord

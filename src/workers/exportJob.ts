@@ -41,10 +41,12 @@ export function runExportJob(
   onProgress?: (visited: number, total: number | undefined) => void,
   signal?: AbortSignal,
 ): Promise<ExportSummary> {
-  const collated = identifyProducer(job.prelude, job.container).name === 'alevin-fry collate'
+  const producer = identifyProducer(job.prelude, job.container).name
+  const collated = producer === 'alevin-fry collate'
   return exportSelection(job.format, source, job.prelude, selectionFor(job.pick, job.prelude), sink, {
     known: { index: job.index, convention: job.convention },
     keepSourceChunks: collated,
+    producer,
     onProgress,
     signal,
   })

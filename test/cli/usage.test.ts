@@ -56,7 +56,7 @@ describe.concurrent('rad export IN OUT', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(readFileSync(dir.path('sub.out')).equals(readFileSync(dir.path('sub.rad')))).toBe(true)
     expect((await runCli(['export', input, dir.path('x.rad'), '--format', 'csv'])).stderr).toBe(
-      '--format needs one of rad, tsv, jsonl\n',
+      '--format needs one of rad, tsv, jsonl, parquet\n',
     )
   })
 })

@@ -8,6 +8,7 @@ const FORMATS: { value: ExportFormat; label: string; note: string }[] = [
   { value: 'rad', label: 'RAD subset', note: 'a valid RAD file: the same header, only these records' },
   { value: 'tsv', label: 'TSV', note: 'one line per alignment, as rad view prints' },
   { value: 'jsonl', label: 'JSON Lines', note: 'one object per record, as rad dump prints' },
+  { value: 'parquet', label: 'Parquet', note: 'one row per alignment, for DuckDB, Spark…, as rad export writes' },
 ]
 
 interface RecordsProps {

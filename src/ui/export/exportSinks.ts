@@ -14,6 +14,7 @@ export const BLOB_CAP_BYTES = 1 << 30
 /** The command line that writes the same export with no cap (docs/subsets.md). */
 export function cliCommand(format: ExportFormat): string {
   if (format === 'rad') return 'node bin/rad.mjs subset IN OUT'
+  if (format === 'parquet') return 'node bin/rad.mjs export IN OUT.parquet'
   return format === 'tsv' ? 'node bin/rad.mjs view FILE' : 'node bin/rad.mjs dump FILE'
 }
 
@@ -108,6 +109,7 @@ const TYPES: Record<ExportFormat, { description: string; mime: string; ext: stri
   rad: { description: 'RAD file', mime: 'application/octet-stream', ext: '.rad' },
   tsv: { description: 'Tab-separated values', mime: 'text/tab-separated-values', ext: '.tsv' },
   jsonl: { description: 'JSON Lines', mime: 'application/x-ndjson', ext: '.jsonl' },
+  parquet: { description: 'Parquet', mime: 'application/vnd.apache.parquet', ext: '.parquet' },
 }
 
 export function exportMime(format: ExportFormat): string {

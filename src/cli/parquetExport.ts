@@ -1,0 +1,125 @@
+/**
+ * `rad export IN OUT.parquet [filters]` and `rad export A.rad B.rad … --out DIR`
+ * (docs/engines.md): Parquet for engines, one file, or one per input in the
+ * Hive layout `DIR/sample=<name>/part-0.parquet` so that DuckDB's
+ * `read_parquet('DIR/**\/*.parquet', hive_partitioning = true)` and Spark's
+ * `spark.read.parquet('DIR')` see one table with a `sample` column. Every
+ * file goes through safeOutput.ts: a temporary file renamed when complete,
+ * never over an input.
+ */
+import { mkdirSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import type { ByteSource } from '../io/byteSource'
+import { openRad } from '../io/openRad'
+import { writeParquet } from '../io/parquetExport'
+import type { ParquetSummary } from '../io/parquetExport'
+import { RadError, plural } from '../rad/errors'
+import { identifyProducer } from '../rad/producer'
+import { compileFilter, matchRecords } from '../rad/recordFilter'
+import { inferSemantics } from '../rad/semantics'
+import type { ChunkColumns } from '../rad/types'
+import { NodeFileSource } from './nodeFileSource'
+import type { Output } from './output'
+import { RefusedOutput, refuseOutputOverInput, writeFileAtomically } from './safeOutput'
+import { fileSink } from './subset'
+import type { SubsetArgs } from './subset'
+
+/** Progress lines on stderr: the first after this long, then at this interval. */
+const PROGRESS_MS = 5_000
+
+/** Reports rows written on stderr when a run is long; quiet for short ones. */
+function progressReporter(label: string): (rows: number) => void {
+  const started = Date.now()
+  let next = started + PROGRESS_MS
+  return (rows) => {
+    const now = Date.now()
+    if (now < next) return
+    next = now + PROGRESS_MS
+    const seconds = ((now - started) / 1000).toFixed(0)
+    process.stderr.write(`export ${label}: ${plural(rows, 'row')} written (${seconds} s)\n`)
+  }
+}
+
+/** Writes one RAD file's chosen records to `outPath` as Parquet. */
+async function exportOne(file: ByteSource, outPath: string, args: SubsetArgs): Promise<ParquetSummary> {
+  const { source, prelude, container } = await openRad(file)
+  const compiled = args.filter ? compileFilter(args.filter, prelude, inferSemantics(prelude)) : undefined
+  const selection = compiled
+    ? { ...args.selection, match: (cols: ChunkColumns) => matchRecords(cols, compiled) }
+    : args.selection
+  return writeFileAtomically(outPath, (target) =>
+    writeParquet(source, prelude, selection, fileSink(target), {
+      perRecord: args.perRecord,
+      producer: identifyProducer(prelude, container).name,
+      source: basename(file.name),
+      onRows: progressReporter(basename(outPath)),
+    }),
+  )
+}
+
+function summaryLine(outPath: string, s: ParquetSummary): string {
+  return `wrote ${outPath}: ${plural(s.records, 'record')}, ${plural(s.rows, 'row')} in ${plural(s.rowGroups, 'row group')}, ${plural(s.bytes, 'byte')}\n`
+}
+
+/** `export IN OUT.parquet`. */
+export async function runParquetExport(
+  file: ByteSource,
+  outPath: string,
+  args: SubsetArgs,
+  out: Output,
+): Promise<number> {
+  out.write(summaryLine(outPath, await exportOne(file, outPath, args)))
+  return 0
+}
+
+/** A file's sample name: its name without `.sz` and `.rad`, with only characters safe in a folder name. */
+export function sampleName(path: string): string {
+  const name = basename(path)
+    .replace(/\.sz$/i, '')
+    .replace(/\.rad$/i, '')
+  return name.replace(/[^A-Za-z0-9._-]/g, '_') || 'sample'
+}
+
+/** The output of each input, refusing two inputs with one sample name and any output that is an input. */
+function studyOutputs(files: readonly string[], outDir: string, named: string | undefined): string[] {
+  if (named !== undefined && files.length !== 1) {
+    throw new RefusedOutput('--sample names one input; with several, each is named after its file')
+  }
+  const seen = new Map<string, string>()
+  return files.map((file) => {
+    const sample = named === undefined ? sampleName(file) : sampleName(named)
+    const other = seen.get(sample)
+    if (other !== undefined) {
+      throw new RefusedOutput(`${other} and ${file} would both be sample=${sample}; rename one; nothing was written`)
+    }
+    seen.set(sample, file)
+    const outPath = join(outDir, `sample=${sample}`, 'part-0.parquet')
+    refuseOutputOverInput(outPath, files)
+    return outPath
+  })
+}
+
+/** `export A.rad B.rad … --out DIR`: one Parquet file per input, Hive-partitioned by sample. */
+export async function runStudyExport(
+  files: readonly string[],
+  outDir: string,
+  args: SubsetArgs,
+  out: Output,
+): Promise<number> {
+  if (args.selection.chunks || args.selection.records) {
+    throw new RadError('BAD_VALUE', '--chunks and --records apply to one file, not to a study (--out)')
+  }
+  const outputs = studyOutputs(files, outDir, args.sample)
+  for (const [i, file] of files.entries()) {
+    const outPath = outputs[i] ?? ''
+    mkdirSync(join(outPath, '..'), { recursive: true })
+    const source = await NodeFileSource.open(file)
+    try {
+      out.write(summaryLine(outPath, await exportOne(source, outPath, args)))
+    } finally {
+      await source.close()
+    }
+  }
+  out.write(`${plural(files.length, 'sample')} in ${outDir} (Hive layout: sample=<name>/part-0.parquet)\n`)
+  return 0
+}

@@ -1,0 +1,137 @@
+/**
+ * A selection of records as a Parquet file (docs/engines.md, ADR 0012): the
+ * table of rad/parquetSchema.ts, filled chunk by chunk (rad/parquetRows.ts)
+ * and written by hyparquet-writer one row group at a time. After each row
+ * group the bytes go to the sink and the buffers start again, so memory holds
+ * one row group whatever the file's size.
+ */
+import { ByteWriter, ParquetWriter } from 'hyparquet-writer'
+import type { ColumnSource } from 'hyparquet-writer'
+import { ParquetRows } from '../rad/parquetRows'
+import { parquetMetadata, parquetPlan } from '../rad/parquetSchema'
+import { inferSemantics } from '../rad/semantics'
+import type { ByteSink } from '../rad/subsetWriter'
+import type { Prelude } from '../rad/types'
+import type { ByteSource } from './byteSource'
+import { eachSelectedChunk } from './selectedRecords'
+import type { RecordSelection, WalkOptions } from './selectedRecords'
+
+export interface ParquetOptions {
+  /** One row per record, its alignments a list column (`--per record`). */
+  perRecord?: boolean
+  /** The producer's name for the metadata (rad/producer.ts). */
+  producer?: string
+  /** The source file's name for the metadata. */
+  source?: string
+  /** Rows per row group (at most 1M; default ROW_GROUP_ROWS). */
+  rowGroupRows?: number
+  /** Rows written so far, after each row group. */
+  onRows?: (rows: number) => void
+}
+
+export interface ParquetSummary {
+  records: number
+  rows: number
+  rowGroups: number
+  bytes: number
+}
+
+/**
+ * Rows per row group, well under the 1M cap. A row group's columns and the
+ * writer's copies of them are what memory holds, and the garbage they leave
+ * is what the heap floats on: 2^16 rows keep a 24M-alignment export near
+ * 270 MB, 2^17 near 320 (bench/results.md).
+ */
+export const ROW_GROUP_ROWS = 1 << 16
+
+/** Reads of 4 MiB, not the scan's 16: the writer, not the disk, sets the pace, and memory counts. */
+const READ_BLOCK = 4 << 20
+
+/** The most rows in a row group (engines split work by row group; a large one costs memory). */
+const MAX_ROW_GROUP_ROWS = 1_000_000
+
+const CREATED_BY = 'rad-viewer (hyparquet-writer 0.17.0)'
+
+/** hyparquet-writer's ByteWriter whose bytes go to a sink after each row group. */
+class SinkWriter extends ByteWriter {
+  private readonly sink: ByteSink
+
+  constructor(sink: ByteSink) {
+    super(1 << 20)
+    this.sink = sink
+  }
+
+  /** Called by ParquetWriter after each row group; the next one waits for it. */
+  async flush(): Promise<void> {
+    if (this.index === 0) return
+    const bytes = new Uint8Array(this.buffer, 0, this.index).slice()
+    this.index = 0
+    await this.sink.write(bytes)
+  }
+
+  // ByteWriter's finish returns nothing; ParquetWriter.finish returns and awaits whatever this returns.
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises
+  override finish(): Promise<void> {
+    return this.flush()
+  }
+}
+
+/** Writes the chosen records as Parquet; the sink gets the file front to back. */
+export async function writeParquet(
+  source: ByteSource,
+  prelude: Prelude,
+  sel: RecordSelection,
+  sink: ByteSink,
+  opts: WalkOptions & ParquetOptions = {},
+): Promise<ParquetSummary> {
+  const sem = inferSemantics(prelude)
+  const plan = parquetPlan(prelude, sem, opts.perRecord ?? false)
+  // A `--per record` row holds its alignments as objects: a quarter as many rows keep memory
+  // where the per-alignment table has it (bench/results.md).
+  const defaultRows = plan.perRecord ? ROW_GROUP_ROWS >> 2 : ROW_GROUP_ROWS
+  const groupRows = Math.min(opts.rowGroupRows ?? defaultRows, MAX_ROW_GROUP_ROWS)
+  const rows = new ParquetRows(plan, prelude, sem, groupRows)
+  const writer = new SinkWriter(sink)
+  const parquet = new ParquetWriter({
+    writer,
+    schema: plan.schema,
+    codec: 'SNAPPY',
+    statistics: false,
+    kvMetadata: parquetMetadata(prelude, sem, opts.producer ?? 'unknown', opts.source ?? ''),
+    createdBy: CREATED_BY,
+  })
+  const summary: ParquetSummary = { records: 0, rows: 0, rowGroups: 0, bytes: 0 }
+  const writeGroup = async (): Promise<void> => {
+    const n = rows.rows
+    const columnData = rows.take().map((c, i): ColumnSource => {
+      const encoding = plan.columns[i]?.encoding
+      const data = c.data as ColumnSource['data']
+      if (!encoding) return { name: c.name, data }
+      // Deltas and dictionary indices are bit-packed already: Snappy would spend time to gain little
+      // (bench/results.md). UMIs, written plain, shrink 3× with it.
+      if (encoding === 'PLAIN') return { name: c.name, data, encoding }
+      return { name: c.name, data, encoding, codec: 'UNCOMPRESSED' }
+    })
+    // One row group per call, unless one chunk alone brought more than the cap.
+    const groups = Math.ceil(n / MAX_ROW_GROUP_ROWS)
+    await parquet.write({ columnData, rowGroupSize: Math.ceil(n / groups) || 1 })
+    summary.rows += n
+    summary.rowGroups += groups
+    opts.onRows?.(summary.rows)
+  }
+  await eachSelectedChunk(
+    source,
+    prelude,
+    sel,
+    async (c) => {
+      rows.addChunk(c.columns(), c.firstRecord, c.records)
+      summary.records += c.records.length
+      if (rows.rows >= groupRows) await writeGroup()
+    },
+    { blockSize: READ_BLOCK, ...opts },
+  )
+  if (rows.rows > 0) await writeGroup()
+  await parquet.finish()
+  summary.bytes = writer.offset
+  return summary
+}

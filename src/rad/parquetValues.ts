@@ -1,0 +1,114 @@
+/**
+ * The values of one Parquet column (parquetSchema.ts) as they gather before a
+ * row group is written: a growing typed array for numbers, an array for
+ * strings, booleans and lists. `take()` hands them over in the form the
+ * writer (hyparquet-writer, ADR 0012) takes fastest.
+ */
+import type { ParquetKind } from './parquetSchema'
+
+/** A list element of `--per record` tables: one alignment's fields. */
+export type AlignmentRow = Record<string, number | bigint | boolean | string>
+
+/** One value held in an array (not a typed array); bytes are UTF-8 text written as it is. */
+export type PlainValue = boolean | string | Uint8Array | AlignmentRow[]
+
+/** A column's values for the writer. */
+export type ParquetData =
+  Int32Array | BigInt64Array | BigUint64Array | Float32Array | Float64Array | number[] | PlainValue[]
+
+export type TypedValues = Int32Array | Uint32Array | BigInt64Array | BigUint64Array | Float32Array | Float64Array
+
+function alloc(kind: ParquetKind, n: number): TypedValues | undefined {
+  switch (kind) {
+    case 'i32':
+      return new Int32Array(n)
+    case 'u32':
+      return new Uint32Array(n)
+    case 'i64':
+      return new BigInt64Array(n)
+    case 'u64':
+      return new BigUint64Array(n)
+    case 'f32':
+      return new Float32Array(n)
+    case 'f64':
+    case 'n64':
+      return new Float64Array(n)
+    default:
+      return undefined
+  }
+}
+
+function allBelow(values: Float64Array, n: number, limit: number): boolean {
+  for (let i = 0; i < n; i++) if ((values[i] ?? 0) >= limit) return false
+  return true
+}
+
+export class ColumnValues {
+  /** Typed storage for numeric kinds; entries [0, length) are set. */
+  typed: TypedValues | undefined
+  /** Storage for strings, booleans and lists; entries [0, length) are set. */
+  plain: PlainValue[]
+  length = 0
+  readonly kind: ParquetKind
+  private readonly capacity: number
+
+  constructor(kind: ParquetKind, capacity: number) {
+    this.kind = kind
+    this.capacity = Math.max(capacity, 1024)
+    this.typed = alloc(kind, this.capacity)
+    this.plain = this.typed ? [] : new Array<PlainValue>(this.capacity)
+  }
+
+  /** Room for `extra` more typed entries; returns the typed array to write at `length`. */
+  reserve(extra: number): TypedValues {
+    const old = this.typed
+    if (!old) throw new Error(`internal: column of kind ${this.kind} has no typed storage`)
+    if (this.length + extra <= old.length) return old
+    const next = alloc(this.kind, Math.max(old.length * 2, this.length + extra)) as TypedValues
+    ;(next as Float64Array).set(old as Float64Array)
+    this.typed = next
+    return next
+  }
+
+  /** Where `bytes` copies go: views of it are the values, so it is never reused, only replaced. */
+  private arena = new Uint8Array(0)
+  private arenaAt = 0
+
+  /** A copy of `bytes` in this column's arena (one allocation per MiB, not per value). */
+  copyBytes(bytes: Uint8Array): Uint8Array {
+    if (this.arenaAt + bytes.length > this.arena.length) {
+      this.arena = new Uint8Array(Math.max(1 << 20, bytes.length))
+      this.arenaAt = 0
+    }
+    const view = this.arena.subarray(this.arenaAt, this.arenaAt + bytes.length)
+    view.set(bytes)
+    this.arenaAt += bytes.length
+    return view
+  }
+
+  push(value: PlainValue): void {
+    this.plain[this.length++] = value
+  }
+
+  /** The values so far; the column starts again empty. */
+  take(): ParquetData {
+    const n = this.length
+    const typed = this.typed
+    this.length = 0
+    if (!typed) {
+      const out = this.plain
+      out.length = n
+      this.plain = new Array<PlainValue>(this.capacity)
+      return out
+    }
+    this.typed = alloc(this.kind, this.capacity)
+    // UINT_32 goes as plain numbers: hyparquet-writer 0.17.0 checks a Uint32Array's values
+    // against the signed INT32 range and rejects those ≥ 2^31 (ADR 0012).
+    if (typed instanceof Uint32Array) return Array.from(typed.subarray(0, n))
+    // Record numbers below 2^31 go as an Int32Array: the writer's delta encoder then needs no BigInt.
+    if (this.kind === 'n64' && allBelow(typed as Float64Array, n, 2 ** 31)) {
+      return Int32Array.from(typed.subarray(0, n) as Float64Array)
+    }
+    return typed.subarray(0, n) as ParquetData
+  }
+}

@@ -1,0 +1,113 @@
+/** The Parquet table's core (docs/engines.md): its columns, its values' forms, its sequences as view decodes them. */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { decode2bit } from '../../src/rad/display'
+import { ParquetRows } from '../../src/rad/parquetRows'
+import { parquetPlan } from '../../src/rad/parquetSchema'
+import { writeBases } from '../../src/rad/parquetSequences'
+import { ColumnValues } from '../../src/rad/parquetValues'
+import { multiBarcodeV2, salmonScRna } from '../helpers/assays'
+import { readRad } from '../helpers/read'
+import { buildRad, tag } from '../helpers/radWriter'
+
+describe('parquetPlan', () => {
+  it('gives a multi-barcode file one column per barcode tag, in level order, named after it', async () => {
+    const { prelude, sem } = await readRad(buildRad(multiBarcodeV2()).bytes)
+    const plan = parquetPlan(prelude, sem)
+    expect(plan.columns.map((c) => `${c.name}:${c.element.type ?? ''}`)).toEqual([
+      'record:INT64',
+      'chunk:INT32',
+      'alignment:INT32',
+      'n_alignments:INT32',
+      'b0:BYTE_ARRAY',
+      'b1:BYTE_ARRAY',
+      'umi:BYTE_ARRAY',
+      'reference:BYTE_ARRAY',
+      'orientation:BYTE_ARRAY',
+    ])
+    expect(plan.schema[0]).toMatchObject({ name: 'root', num_children: 9 })
+  })
+
+  it('renames a tag whose name a fixed column has taken', async () => {
+    const spec = { ...salmonScRna(), readTags: [tag('b', 'u32'), tag('u', 'u32'), tag('record', 'u8')] }
+    const chunks = spec.chunks?.map((c) => ({
+      records: c.records?.map((r) => ({ ...r, read: { ...(r.read as Record<string, number>), record: 7 } })),
+    }))
+    const { prelude, sem } = await readRad(buildRad({ ...spec, chunks }).bytes)
+    const names = parquetPlan(prelude, sem).columns.map((c) => c.name)
+    expect(names.filter((n) => n.startsWith('record'))).toEqual(['record', 'record_tag'])
+  })
+
+  it('per record: the alignment fields become a LIST of structs', async () => {
+    const { prelude, sem } = await readRad(buildRad(salmonScRna()).bytes)
+    const plan = parquetPlan(prelude, sem, true)
+    expect(plan.columns.map((c) => c.name)).toEqual(['record', 'chunk', 'n_alignments', 'barcode', 'umi'])
+    expect(plan.schema.slice(-5).map((e) => e.name)).toEqual([
+      'alignments',
+      'list',
+      'element',
+      'reference',
+      'orientation',
+    ])
+  })
+})
+
+describe('ParquetRows', () => {
+  it('gives one row per alignment with view’s barcodes, UMIs and reference names', async () => {
+    const file = await readRad(buildRad(salmonScRna()).bytes)
+    const rows = new ParquetRows(parquetPlan(file.prelude, file.sem), file.prelude, file.sem, 4)
+    let first = 0
+    for (const cols of file.chunks) {
+      rows.addChunk(
+        cols,
+        first,
+        Uint32Array.from({ length: cols.recordCount }, (_, i) => i),
+      )
+      first += cols.recordCount
+    }
+    expect(rows.rows).toBe(8)
+    const data = Object.fromEntries(rows.take().map((c) => [c.name, Array.from(c.data as ArrayLike<unknown>)]))
+    expect(data.record).toEqual([0, 0, 1, 2, 3, 3, 3, 4])
+    expect(data.alignment).toEqual([0, 1, 0, 0, 0, 1, 2, 0])
+    expect(data.barcode?.[0]).toBe('ACGTACGTACGTACGT')
+    expect(new TextDecoder().decode(data.umi?.[0] as Uint8Array)).toBe('TTTTGGGGCCCC')
+    expect(data.reference?.slice(0, 3)).toEqual(['ENST0001|GeneA', 'ENST0002|GeneA', 'ENST0006|GeneΩ'])
+    expect(data.orientation?.slice(0, 3)).toEqual(['fw', 'fw', 'rc'])
+    expect(rows.rows).toBe(0)
+  })
+})
+
+describe('writeBases', () => {
+  it('writes what decode2bit (view) reads, for every length a 64-bit word holds', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.integer({ min: 1, max: 32 }), (value, len) => {
+        const out = new Uint8Array(len)
+        writeBases(out, 0, Number(value & 0xffffffffn), Number(value >> 32n), len)
+        expect(new TextDecoder().decode(out)).toBe(decode2bit(value, len))
+      }),
+    )
+  })
+})
+
+describe('ColumnValues', () => {
+  it('hands record numbers as an Int32Array below 2^31 and as Numbers above', () => {
+    const small = new ColumnValues('n64', 2)
+    const smallValues = small.reserve(3) as Float64Array
+    smallValues.set([0, 1, 2 ** 31 - 1])
+    small.length = 3
+    expect(small.take()).toEqual(Int32Array.of(0, 1, 2 ** 31 - 1))
+    const large = new ColumnValues('n64', 2)
+    const largeValues = large.reserve(2) as Float64Array
+    largeValues.set([5, 2 ** 40])
+    large.length = 2
+    expect(large.take()).toEqual(Float64Array.of(5, 2 ** 40))
+  })
+
+  it('hands u32 values as plain Numbers (the writer rejects a Uint32Array’s values ≥ 2^31)', () => {
+    const col = new ColumnValues('u32', 1)
+    const values = col.reserve(2) as Uint32Array
+    values.set([1, 4_294_967_295])
+    col.length = 2
+    expect(col.take()).toEqual([1, 4_294_967_295])
+  })
+})
