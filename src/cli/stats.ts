@@ -4,6 +4,7 @@ import { fmtInt, plural } from '../rad/errors'
 import { makeCheckPlan } from '../rad/valueChecks'
 import { integrityStatus } from '../rad/integrity'
 import { inferSemantics } from '../rad/semantics'
+import type { Semantics } from '../rad/semantics'
 import { createStatsAccumulator, statsJson, statsTsvText } from '../rad/stats'
 import type { StatsJson, StatsState } from '../rad/stats'
 import type { Prelude } from '../rad/types'
@@ -101,17 +102,8 @@ function mergeInto(acc: ReturnType<typeof createStatsAccumulator>, states: Stats
   while (states.length > 0) acc.merge(states.shift()!)
 }
 
-/** Runs the pass (records checked on the way); exit codes as validate (exitCodeOf). */
-export async function runStats(
-  file: ByteSource,
-  out: Output,
-  format: StatsFormat,
-  cellArgs?: CellArgs,
-): Promise<number> {
-  const { source, prelude } = await openRad(file)
-  const sem = inferSemantics(prelude)
-  // The annotation files first: a bad one stops the command before the pass.
-  const notes = cellArgs ? await readAnnotations(cellArgs, prelude, sem) : undefined
+/** The statistics pass: every chunk checked and counted (on worker threads for mid-sized files). */
+async function firstPass(source: ByteSource, prelude: Prelude, sem: Semantics) {
   const threads = await startThreads(source, prelude)
   const acc = createStatsAccumulator(prelude, sem)
   const scan = await scanChunks(source, prelude, {
@@ -123,15 +115,32 @@ export async function runStats(
     },
   })
   if (threads) mergeInto(acc, await threads.finish())
+  return { state: acc.exportState(), scan }
+}
+
+/** Runs the pass (records checked on the way); exit codes as validate (exitCodeOf). */
+export async function runStats(
+  file: ByteSource,
+  out: Output,
+  format: StatsFormat,
+  cellArgs?: CellArgs,
+): Promise<number> {
+  const { source, prelude } = await openRad(file)
+  const sem = inferSemantics(prelude)
+  // The annotation files first: a bad one stops the command before the pass.
+  const notes = cellArgs ? await readAnnotations(cellArgs, prelude, sem) : undefined
+  const { state, scan } = await firstPass(source, prelude, sem)
   for (const issue of scan.issues) {
     if (issue.severity === 'error') {
       process.stderr.write(`${reportLine('error', { ...issue, offset: issue.offset ?? 0 })}\n`)
     }
     if (issue.severity === 'warning') process.stderr.write(`${reportLine('warning', issue)}\n`)
   }
-  const state = acc.exportState()
   const json = statsJson(state, prelude, sem)
-  const cells = cellArgs && notes ? await cellFigures(source, prelude, sem, state, notes, cellArgs) : undefined
+  const cells =
+    cellArgs && notes
+      ? await cellFigures(source, prelude, sem, state, notes, cellArgs, { keepPairs: format === 'tsv' })
+      : undefined
   if (cells && cellArgs?.cellsTsv) out.write(cells.tsv)
   else if (format === 'json') out.write(`${JSON.stringify({ ...json, ...cells?.json }, null, 2)}\n`)
   else if (format === 'tsv') out.write(statsTsvText(state, sem, json.cutoffs?.knee?.minCount ?? null))
