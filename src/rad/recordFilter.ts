@@ -8,6 +8,7 @@
  * (AND).
  */
 import { columnNumber } from './columns'
+import { packedWords } from './packedWords'
 import { sequenceText } from './display'
 import type { OrientationEncoding } from './semantics'
 import { fixedWidth, isIntegerType } from './tags'
@@ -50,21 +51,6 @@ function sequenceMasks(len: number): { lo: number; hi: number } {
 
 type RecordTest = (r: number) => boolean
 
-/** The low and high 32-bit words of an unsigned integer column, without BigInt; undefined for other kinds. */
-function packedWords(col: Column): { lo: ArrayLike<number>; stride: number } | undefined {
-  switch (col.kind) {
-    case 'u8':
-    case 'u16':
-    case 'u32':
-      return { lo: col.values, stride: 1 }
-    case 'u64':
-      // RAD is little-endian (§3), as every browser host is: word 2i is the low half of entry i.
-      return { lo: new Uint32Array(col.values.buffer, col.values.byteOffset, col.values.length * 2), stride: 2 }
-    default:
-      return undefined
-  }
-}
-
 function textMismatches(a: string, b: string): number {
   if (a.length !== b.length) return 2
   let n = 0
@@ -81,7 +67,7 @@ function sequenceTest(cols: ChunkColumns, crit: SequenceCriterion): RecordTest {
     if (!words) {
       return (r) => textMismatches(sequenceText(col, r, field), seq.text) <= maxMismatches
     }
-    const { lo, stride } = words
+    const { words: lo, stride } = words
     if (stride === 1) return (r) => baseMismatches((lo[r] ?? 0) & masks.lo, seq.lo) <= maxMismatches
     return (r) => {
       const a = baseMismatches((lo[2 * r] ?? 0) & masks.lo, seq.lo)
