@@ -33,6 +33,8 @@ import { IndexWorkerLink, checkBeside } from './indexWorkerLink'
 import type { OpenedFile, ScanEvents, ScanSummary } from '../workers/protocol'
 import { SessionStore } from './sessionStore'
 import { StatsRun } from './statsRun'
+import { NOT_THE_INDEX, headerMismatch, salvagedName } from './indexClaims'
+import { cores, createDecodeWorker } from './defaultWorkers'
 import { CellsRun, NO_CELLS, cellsJobOf } from './cellsRun'
 import { DEFAULT_MITO } from '../rad/cells'
 import { statsWaitForAsk } from './statsOnOpen'
@@ -67,15 +69,6 @@ const HOLD_MS = 300
 const HOLD_EVERY_MS = 100
 
 let nextJob = 1
-
-/** navigator.hardwareConcurrency, where there is a navigator. */
-function cores(): number | undefined {
-  return typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency
-}
-
-function createDecodeWorker(): Worker {
-  return new Worker(new URL('../workers/decode.worker.ts', import.meta.url), { type: 'module', name: 'rad-decode' })
-}
 
 export class RadSession {
   readonly id: number
@@ -475,31 +468,6 @@ export class RadSession {
     this.index.clear()
     this.store.clear()
   }
-}
-
-/** Failures that say nothing about the index: a cancel, a worker that died, a file that changed or cannot be read. */
-const NOT_THE_INDEX: ReadonlySet<string> = new Set(['CANCELLED', 'WORKER_FAILED', 'FILE_CHANGED', 'READ_FAILED'])
-
-/**
- * What a decoded chunk's own header (docs/format.md §4.1) says that the index does not — nbytes or
- * nrec (the offset is where the header was read, so a wrong offset shows as a wrong header) — in
- * words; undefined when they agree.
- */
-export function headerMismatch(cols: ChunkColumns, index: IndexStore): string | undefined {
-  const k = cols.chunk
-  const nbytes = index.nbytes(k)
-  const nrec = index.nrec(k)
-  if (cols.nbytes === nbytes && cols.recordCount === nrec) return undefined
-  return (
-    `chunk ${fmtInt(k)}'s header at byte ${fmtInt(cols.offset)} says nbytes ${fmtInt(cols.nbytes)} and ` +
-    `${fmtInt(cols.recordCount)} records, the index nbytes ${fmtInt(nbytes)} and ${fmtInt(nrec)} records`
-  )
-}
-
-/** `map.rad` → `map.salvaged.rad`; other names get the suffix appended. */
-export function salvagedName(name: string): string {
-  const base = name.replace(/\.rad$/i, '')
-  return `${base === '' ? 'file' : base}.salvaged.rad`
 }
 
 /** Opens a dropped or chosen file, or a URL: workers start at once; nothing is read on this thread. */

@@ -4,7 +4,8 @@
  * holds one open file: its index, decoded chunks, whole-file passes and the
  * workers that do the reading.
  */
-export { RadSession, openRadSource, salvagedName } from './client'
+export { RadSession, openRadSource } from './client'
+export { salvagedName } from './indexClaims'
 export type { SessionOptions } from './client'
 export type { StatsCutoffs } from '../workers/protocol'
 export type { IndexSource, OpenedFile, SalvageOffer, ScanProgress, ScanSummary } from '../workers/protocol'

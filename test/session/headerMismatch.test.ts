@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { headerMismatch } from '../../src/session/client'
+import { headerMismatch } from '../../src/session/indexClaims'
 import { IndexStore } from '../../src/workers/indexStore'
 import type { ChunkColumns } from '../../src/rad/types'
 
