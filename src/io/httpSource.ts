@@ -6,77 +6,27 @@ import {
   EXPOSE_HEADERS,
   NetworkFailure,
   TransientStatus,
-  corsMessage,
   emptyOrRefused,
   fetchFailed,
   otherBytes,
-  policyMessage,
   redirectNote,
-  refusedByPolicy,
   span,
   stalledMessage,
   statusError,
-  unreachableMessage,
   watchPolicyRefusals,
 } from './httpMessages'
 import type { RemoteVersion } from './httpWire'
+import { CACHED_BLOCKS, OPEN_BLOCKS, defaultsOf } from './httpOptions'
+import type { HttpSourceOptions, ReadOptions } from './httpOptions'
+import { gaveUp, refusal, versionChange } from './httpDiagnosis'
 import { StallWatch, baseHref, parseContentRange, readBodyUpTo, responseVersion, sleep, urlFileName } from './httpWire'
 
 export { isFetchFailure } from './httpMessages'
 export type { RemoteVersion } from './httpWire'
 export { StallWatch, parseContentRange, readBodyUpTo, urlFileName } from './httpWire'
 
-export interface HttpSourceOptions {
-  /** Small reads are served from aligned blocks of this size (default BLOCK_BYTES). */
-  blockSize?: number
-  /** Larger reads are split into requests of at most this many bytes, fetched in parallel. */
-  maxRequestBytes?: number
-  /** Requests in flight at once, for all reads of this source. */
-  maxInFlight?: number
-  /** Retries of a transient failure (network error, 5xx, 429), with backoff from `retryBaseMs`. */
-  retries?: number
-  retryBaseMs?: number
-  /** A server that ignores Range is read whole when the file is at most this large. */
-  wholeBodyLimit?: number
-  /** A request that receives nothing for this long fails: the server stopped sending (default STALL_MS). */
-  stallMs?: number
-  /** The version learned by another source on the same URL (a decode worker gets the index worker's). */
-  version?: RemoteVersion
-  /** For tests; the global fetch otherwise. */
-  fetch?: typeof fetch
-}
-
-/**
- * 256 KiB blocks: a chunk header or a fingerprint read costs one round trip
- * and no more bytes than a fast link moves in it.
- */
-export const BLOCK_BYTES = 256 << 10
-/**
- * The opening GET asks for 5 blocks (1.25 MiB): the prelude and the scan's
- * first 1 MiB window (SequentialReader's FIRST_BLOCK, from the end of a
- * prelude under 256 KiB) come with the size, and the last block (the
- * fingerprint's tail) is fetched right after. Records show after two round
- * trips (test/io/httpLatency.test.ts, 20 and 100 ms of added delay).
- */
-export const OPEN_BLOCKS = 5
-/**
- * 4 MiB per request: the scan's 16 MiB windows (scanChunks DEFAULT_BLOCK)
- * become 4 parallel requests, so one window costs about one round trip.
- */
-export const MAX_REQUEST_BYTES = 4 << 20
-/** Chromium opens at most 6 HTTP/1.1 connections per host; more requests would only queue. */
-export const MAX_IN_FLIGHT = 6
-/** Servers that ignore Range: read the whole body only up to this size (it is held in memory). */
-export const WHOLE_BODY_LIMIT = 64 << 20
-/** Blocks kept for small reads (4 MiB at 256 KiB each). */
-const CACHED_BLOCKS = 16
-const RETRIES = 4
-const RETRY_BASE_MS = 250
-/**
- * 30 s without a byte (before the answer, or between two parts of its body): the server
- * stopped sending (ADR 0005). Not retried: the page says so and offers Retry.
- */
-export const STALL_MS = 30_000
+export type { HttpSourceOptions } from './httpOptions'
+export { BLOCK_BYTES, MAX_IN_FLIGHT, MAX_REQUEST_BYTES, OPEN_BLOCKS, STALL_MS, WHOLE_BODY_LIMIT } from './httpOptions'
 
 /**
  * A file on a web server, read with HTTP Range requests (`Range: bytes=a-b`),
@@ -92,7 +42,7 @@ export class HttpSource implements ByteSource {
   readonly name: string
   readonly ownedReads = true
   readonly version: RemoteVersion
-  private readonly opts: Required<Omit<HttpSourceOptions, 'version' | 'fetch'>>
+  private readonly opts: ReadOptions
   private readonly fetchFn: typeof fetch
   private readonly blocks: BlockCache
   /** The whole file, when the server ignores Range and the file is small. */
@@ -106,15 +56,7 @@ export class HttpSource implements ByteSource {
     this.name = urlFileName(url)
     this.version = version
     this.fetchFn = opts.fetch ?? ((input, init) => fetch(input, init))
-    this.opts = {
-      blockSize: opts.blockSize ?? BLOCK_BYTES,
-      maxRequestBytes: opts.maxRequestBytes ?? MAX_REQUEST_BYTES,
-      maxInFlight: opts.maxInFlight ?? MAX_IN_FLIGHT,
-      retries: opts.retries ?? RETRIES,
-      retryBaseMs: opts.retryBaseMs ?? RETRY_BASE_MS,
-      wholeBodyLimit: opts.wholeBodyLimit ?? WHOLE_BODY_LIMIT,
-      stallMs: opts.stallMs ?? STALL_MS,
-    }
+    this.opts = defaultsOf(opts)
     const bs = this.opts.blockSize
     this.blocks = new BlockCache(bs, CACHED_BLOCKS, (b) => this.fetchRange(b * bs, Math.min(this.size, (b + 1) * bs)))
   }
@@ -336,10 +278,10 @@ export class HttpSource implements ByteSource {
       } catch (e) {
         if (!(e instanceof NetworkFailure || e instanceof TransientStatus)) throw e
         if (e instanceof NetworkFailure && !e.midBody && tries === 0) {
-          const refused = await this.refusal()
+          const refused = await refusal(this.url, this.fetchFn, this.opts.stallMs)
           if (refused !== undefined) throw fetchFailed(refused, offset)
         }
-        if (tries >= this.opts.retries) throw fetchFailed(this.gaveUp(e, tries + 1), offset)
+        if (tries >= this.opts.retries) throw fetchFailed(gaveUp(this.url, e, tries + 1), offset)
         const backoff = this.opts.retryBaseMs * 2 ** tries
         await sleep(e instanceof TransientStatus && e.waitMs !== undefined ? e.waitMs : backoff, signal)
         if (this.changed) throw this.changed
@@ -347,59 +289,8 @@ export class HttpSource implements ByteSource {
     }
   }
 
-  /** The last failure in words, after `tries` attempts. */
-  private gaveUp(e: NetworkFailure | TransientStatus, tries: number): string {
-    if (e instanceof TransientStatus) return `${e.message}${tries > 1 ? `, ${String(tries)} times` : ''}`
-    if (!e.midBody) return unreachableMessage(this.url, e.message)
-    return `network failure: the connection to ${new URL(this.url).host} broke off in the middle of an answer, ${String(tries)} times (${e.message})`
-  }
-
-  /**
-   * Why the browser itself refused a request that got no answer: the page's own
-   * Content-Security-Policy, or CORS. Undefined when neither: the server is down.
-   */
-  private async refusal(): Promise<string | undefined> {
-    if (await refusedByPolicy(this.url)) return policyMessage(this.url)
-    if (await this.blockedByCors()) return corsMessage(this.url)
-    return undefined
-  }
-
-  /**
-   * Whether a failed fetch was the browser withholding the answer (CORS): a
-   * `no-cors` GET of the same URL succeeds (with an opaque answer) when the
-   * server is up. Only in a page or worker of another origin; Node has no CORS.
-   */
-  private async blockedByCors(): Promise<boolean> {
-    const here = baseHref()
-    if (!here || new URL(this.url).origin === new URL(here).origin) return false
-    try {
-      await this.fetchFn(this.url, {
-        mode: 'no-cors',
-        headers: { Range: 'bytes=0-0' },
-        referrerPolicy: 'no-referrer',
-        credentials: 'omit',
-        cache: 'no-store',
-        signal: AbortSignal.timeout(this.opts.stallMs),
-      })
-      return true
-    } catch {
-      return false
-    }
-  }
-
   private checkVersion(now: RemoteVersion): void {
-    const was = this.version
-    let why: string | undefined
-    if (now.size !== was.size) why = `its size is now ${fmtInt(now.size)} bytes, not ${fmtInt(was.size)}`
-    else if (was.etag !== undefined && now.etag !== undefined && now.etag !== was.etag) {
-      why = `its ETag is now ${now.etag}, not ${was.etag}`
-    } else if (
-      was.lastModified !== undefined &&
-      now.lastModified !== undefined &&
-      now.lastModified !== was.lastModified
-    ) {
-      why = `it was modified at ${now.lastModified}`
-    }
+    const why = versionChange(this.version, now)
     if (why) throw this.markChanged(why)
   }
 

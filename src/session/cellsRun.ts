@@ -12,6 +12,8 @@ import type { NbytesConvention } from '../rad/types'
 import type { IndexStore } from '../workers/indexStore'
 import type { CellsJob, CellsReply, CellsWorkerApi, OpenedFile } from '../workers/protocol'
 import { indexSnapshot } from './exportRun'
+import type { StatsRun } from './statsRun'
+import type { StatsJson } from '../rad/stats/types'
 import { WorkerRun } from './workerRun'
 import type { RunState } from './workerRun'
 
@@ -64,8 +66,15 @@ export function cellsJobOf(
 }
 
 /** No cells: a file whose barcodes have no knee. */
-export const NO_CELLS: CellsCut = {
+const NO_CELLS: CellsCut = {
   cells: { keyWords: 2, size: 0, keys: new Uint32Array(0) },
   cutoff: 'knee',
   minReads: 0,
+}
+
+/** The knee's cells (the CLI's default cut-off, so the two agree), asked of the finished statistics pass. */
+export async function kneeCells(json: StatsJson, stats: StatsRun): Promise<CellsCut> {
+  const knee = json.cutoffs?.knee
+  if (!knee) return NO_CELLS
+  return { cells: await stats.barcodesAtLeast(knee.minCount), cutoff: 'knee', minReads: knee.minCount }
 }

@@ -14,12 +14,10 @@ import { isFetchFailure } from '../io/httpSource'
 import { knownSize, sourceName } from '../io/sourceSpec'
 import type { SourceSpec } from '../io/sourceSpec'
 import { salvagedFile } from '../io/salvage'
-import type { ChunkIndex } from '../rad/chunkIndex'
 import { RadError, fmtInt } from '../rad/errors'
-import { inferSemantics } from '../rad/semantics'
-import type { ChunkColumns } from '../rad/types'
+import type { ChunkColumns, NbytesConvention } from '../rad/types'
 import { ChunkCache } from './chunkCache'
-import { ChunkSchedule } from './chunkSchedule'
+import { ChunkLoader } from './chunkLoader'
 import { DecodePool, poolSize } from './decodePool'
 import { startFilterRun } from './filterPass'
 import type { FilterRun } from './filterPass'
@@ -30,43 +28,22 @@ import type { ByteSink } from '../rad/subsetWriter'
 import { ExportRun, exportJobOf } from './exportRun'
 import type { ExportPick } from '../workers/protocol'
 import { IndexWorkerLink, checkBeside } from './indexWorkerLink'
-import type { OpenedFile, ScanEvents, ScanSummary } from '../workers/protocol'
+import type { OpenedFile, ScanSummary } from '../workers/protocol'
+import { scanEvents } from './scanEvents'
 import { SessionStore } from './sessionStore'
 import { StatsRun } from './statsRun'
-import { NOT_THE_INDEX, headerMismatch, salvagedName } from './indexClaims'
+import { FileIndexCache } from './fileIndexCache'
+import { IndexClaims, salvagedName } from './indexClaims'
 import { cores, createDecodeWorker } from './defaultWorkers'
-import { CellsRun, NO_CELLS, cellsJobOf } from './cellsRun'
+import { CellsRun, cellsJobOf, kneeCells } from './cellsRun'
 import { DEFAULT_MITO } from '../rad/cells'
 import { statsWaitForAsk } from './statsOnOpen'
-import { cacheEntry, statsFromJson } from '../workers/sessionCache'
-import type { IndexCache } from '../workers/sessionCache'
+import { statsFromJson } from '../workers/sessionCache'
+import type { SessionOptions } from './sessionOptions'
 import type { SessionState } from './sessionStore'
 import type { StatsReport } from '../workers/protocol'
 
-export interface SessionOptions {
-  /** Byte budget of the decoded-chunk cache. */
-  cacheBytes?: number
-  decodeWorkers?: number
-  /** Where the workers come from; the default starts the real ones (tests run them on a MessageChannel). */
-  workers?: { index: () => Worker; decode: () => Worker }
-  /** A `.rdx` sidecar index of the file (docs/sidecar.md): installed instead of a scan when it matches. */
-  sidecar?: Blob
-  /** The page's index cache (ADR 0007): a local file seen before opens from it, and a finished index is kept in it. */
-  indexCache?: IndexCache
-  /**
-   * Opened again to be scanned whatever is known of it (docs/sidecar.md): no sidecar, nothing read from
-   * the cache. `because`: why the known index of the session before was dropped, shown to the user;
-   * undefined when the user asked for the check.
-   */
-  fresh?: { because: string | undefined }
-  /** Asks the page to open the same source again, fresh (checkRecords, or a known index that disagrees with the file). */
-  onRescan?: (because: string | undefined) => void
-}
-
 const DEFAULT_CACHE_BYTES = 256 << 20
-/** holdIndex: the walk stays paused this long after the last scroll event, asked at most this often. */
-const HOLD_MS = 300
-const HOLD_EVERY_MS = 100
 
 let nextJob = 1
 
@@ -77,32 +54,33 @@ export class RadSession {
   readonly index = new IndexStore()
   private readonly store: SessionStore
   private readonly indexWorker: IndexWorkerLink
-  private lastHold = -Infinity
   private readonly pool: DecodePool
   private readonly cache: ChunkCache
-  private readonly schedule = new ChunkSchedule()
-  /** Chunks asked for again after their decode worker died. */
-  private readonly retried = new Set<number>()
+  private readonly loader: ChunkLoader
   private opened: OpenedFile | undefined
   private disposed = false
   /** The whole-file statistics pass, started when the index is done (statsRun.ts). */
   readonly stats: StatsRun
-  private readonly indexCache: IndexCache | undefined
+  private readonly indexCache: FileIndexCache | undefined
   private readonly fresh: boolean
   private readonly onRescan: ((because: string | undefined) => void) | undefined
   /** The latest cells pass (startCells). */
   private cells: CellsRun | undefined
-  /** Set once a known index was found to disagree with the file: the session is being replaced. */
-  private dropping = false
+  /** Checks a sidecar's or cached index against the chunks as they decode (indexClaims.ts). */
+  private readonly claims = new IndexClaims(
+    this.index,
+    () => this.store.current,
+    (why) => {
+      this.dropKnownIndex(why)
+    },
+  )
 
   constructor(source: SourceSpec, opts: SessionOptions = {}) {
     this.id = nextJob++
     this.source = source
     this.fresh = opts.fresh !== undefined
     this.onRescan = opts.onRescan
-    // Local files only (a URL's index comes from its sidecar, and its server may change the file),
-    // and only Files, whose modification time is part of the key (cacheKey).
-    this.indexCache = source.kind === 'file' && source.file instanceof File ? opts.indexCache : undefined
+    this.indexCache = FileIndexCache.of(source, opts.indexCache)
     this.store = new SessionStore({ name: sourceName(source), size: knownSize(source) })
     if (opts.fresh?.because !== undefined) this.store.update({ rescannedBecause: opts.fresh.because })
     this.cache = new ChunkCache(opts.cacheBytes ?? DEFAULT_CACHE_BYTES, () => {
@@ -113,6 +91,16 @@ export class RadSession {
       createWorker: opts.workers?.decode ?? createDecodeWorker,
       onWorkerFailed: (message) => {
         this.store.notice(message)
+      },
+    })
+    this.loader = new ChunkLoader({
+      index: this.index,
+      pool: this.pool,
+      cache: this.cache,
+      claims: this.claims,
+      live: () => !this.disposed,
+      onFileChanged: (e) => {
+        this.fileChanged(e)
       },
     })
     this.stats = new StatsRun(this.pool, (e) => {
@@ -143,41 +131,18 @@ export class RadSession {
   }
 
   private startScan(sidecar: Blob | undefined): void {
-    const events: ScanEvents = {
-      indexSource: (indexSource, sidecarRejected) => {
-        if (!this.disposed) this.store.update({ indexSource, sidecarRejected })
-      },
-      opened: (opened) => {
-        if (this.disposed) return
+    const events = scanEvents({
+      store: this.store,
+      index: this.index,
+      pool: this.pool,
+      cache: this.cache,
+      indexCache: this.indexCache,
+      fresh: this.fresh,
+      live: () => !this.disposed,
+      onOpened: (opened) => {
         this.opened = opened
-        this.pool.open(opened.prelude, opened.container, opened.remote, opened.frames)
-        this.store.update({ opened, semantics: inferSemantics(opened.prelude), phase: 'indexing' })
       },
-      first: (added: ChunkIndex, chunks, convention) => {
-        if (this.disposed) return
-        this.index.append(added)
-        this.pool.setConvention(convention)
-        chunks.forEach((cols, k) => {
-          this.cache.insert(k, cols)
-        })
-        this.store.update({ chunks: this.index.count, records: this.index.records, convention })
-      },
-      index: (added: ChunkIndex, convention) => {
-        if (this.disposed) return
-        this.index.append(added)
-        this.pool.setConvention(convention)
-        this.store.update({ chunks: this.index.count, records: this.index.records, convention })
-      },
-      progress: (progress) => {
-        if (!this.disposed) this.store.update({ progress })
-      },
-      // A fresh session reads nothing from the cache, but still keeps its own index there (OpenedFile.cacheKey).
-      cachedIndex: (key) => (this.fresh ? undefined : this.indexCache?.get(this.cacheKey(key)).catch(() => undefined)),
-      cacheRejected: (key, why) => {
-        if (!this.disposed) this.store.update({ cacheRejected: why })
-        void this.indexCache?.drop(this.cacheKey(key)).catch(() => undefined)
-      },
-    }
+    })
     const useCache = this.indexCache !== undefined && !sidecar
     const given = this.fresh ? { fresh: true } : sidecar ? { sidecar } : {}
     const options = { checkBeside: checkBeside(cores()), useCache, ...given }
@@ -224,29 +189,14 @@ export class RadSession {
     this.keepInCache(undefined)
   }
 
-  /** Keeps this file's index (with its statistics, once done) in the page's cache, keyed by fingerprint (ADR 0007). */
+  /** Keeps this file's index (with its statistics, once done) in the page's cache (ADR 0007, fileIndexCache.ts). */
   private keepInCache(stats: StatsReport | undefined): void {
     const { opened } = this
     const { summary, changed, indexSource } = this.store.current
-    if (!this.indexCache || !opened || !summary || changed || this.disposed || indexSource === 'sidecar') return
+    if (!opened || !summary || changed || this.disposed || indexSource === 'sidecar') return
     // A cached index without statistics gets them once the pass is done; one with them is kept as it is.
     if (indexSource === 'cache' && stats === undefined) return
-    const bytes = opened.cacheKey === undefined ? undefined : cacheEntry(opened, this.index, summary, stats)
-    if (bytes && opened.cacheKey !== undefined) {
-      void this.indexCache.put(this.cacheKey(opened.cacheKey), bytes, sourceName(this.source)).catch(() => undefined)
-    }
-  }
-
-  /**
-   * The index cache's key: the fingerprint (size and the 64 KiB ends), a sample of the middle
-   * (OpenedFile.cacheKey, contentSample) and the file's modification time. The fingerprint alone
-   * misses an edit in the middle of the file: a file rewritten in place, or another file with the
-   * same ends (a copy with one chunk damaged), must be scanned again; the sample catches such an
-   * edit in its blocks even when the modification time was restored (ADR 0007).
-   */
-  private cacheKey(fingerprint: string): string {
-    const modified = this.source.kind === 'file' && this.source.file instanceof File ? this.source.file.lastModified : 0
-    return `${fingerprint}@${String(modified)}`
+    this.indexCache?.keep(opened, this.index, summary, stats)
   }
 
   /**
@@ -282,74 +232,17 @@ export class RadSession {
     return this.cache.error(chunk)
   }
 
-  /**
-   * What the screen needs now: `visible` chunks first, in their order, then
-   * `prefetch`. Requests from earlier calls sink below these and are dropped
-   * once they go stale (chunkSchedule.ts).
-   */
+  /** What the screen needs now: `visible` chunks first, then `prefetch` (chunkLoader.ts). */
   want(visible: readonly number[], prefetch: readonly number[] = []): void {
-    if (this.disposed) return
-    for (const { chunk, priority } of this.schedule.want(visible, prefetch, this.index.count)) {
-      if (this.pool.reprioritize(chunk, priority) || this.cache.has(chunk)) continue
-      this.load(chunk, priority)
-    }
-    this.pool.drop(this.schedule.isWanted)
-  }
-
-  private load(chunk: number, priority: number): void {
-    const req = { chunk, offset: this.index.offset(chunk), nbytes: this.index.nbytes(chunk) }
-    this.cache
-      .load(chunk, () => this.pool.request(req, priority).then((cols) => this.matchingIndex(cols)))
-      .catch((e: unknown) => {
-        if (e instanceof RadError && isFileChange(e)) {
-          this.fileChanged(e)
-          return
-        }
-        this.checkDecodeFailure(chunk, e)
-        // Shown in the rows through chunkError(); CANCELLED ones are asked for again. A decode
-        // worker that died on this chunk was replaced: ask the new one once (twice means the
-        // chunk itself is what kills them).
-        if (e instanceof RadError && e.code === 'WORKER_FAILED' && !this.retried.has(chunk) && !this.disposed) {
-          this.retried.add(chunk)
-          this.cache.forget(chunk)
-          this.load(chunk, priority)
-        }
-      })
-  }
-
-  /**
-   * A chunk decoded from an index this page did not build (a sidecar, the cache: docs/sidecar.md),
-   * checked against its own header: a table that disagrees is dropped, the file scanned again.
-   * Throws so that the disagreeing chunk's rows are never shown.
-   */
-  private matchingIndex(cols: ChunkColumns): ChunkColumns {
-    const { indexSource } = this.store.current
-    if (indexSource === 'scan') return cols
-    const differs = headerMismatch(cols, this.index)
-    if (differs === undefined) return cols
-    this.dropKnownIndex(differs)
-    throw new RadError('BAD_CHUNK_HEADER', `${differs}: the index is being rebuilt`, cols.offset, cols.chunk)
-  }
-
-  /** A chunk of a known index that does not decode, though its verdict does not list it as damaged: the table is wrong. */
-  private checkDecodeFailure(chunk: number, e: unknown): void {
-    const { indexSource, summary } = this.store.current
-    if (indexSource === 'scan' || !(e instanceof RadError) || this.dropping) return
-    if (NOT_THE_INDEX.has(e.code) || summary?.damagedChunks.includes(chunk)) return
-    this.dropKnownIndex(
-      `chunk ${fmtInt(chunk)} at byte ${fmtInt(this.index.offset(chunk))} does not decode (${e.message})`,
-    )
+    if (!this.disposed) this.loader.want(visible, prefetch)
   }
 
   /** The sidecar or cached index disagrees with the file: forget it (a cached one for good) and scan again, saying why. */
   private dropKnownIndex(why: string): void {
-    if (this.dropping || this.disposed) return
-    this.dropping = true
+    if (this.disposed) return
     const { opened } = this
     const { indexSource } = this.store.current
-    if (indexSource === 'cache' && opened?.cacheKey !== undefined) {
-      void this.indexCache?.drop(this.cacheKey(opened.cacheKey)).catch(() => undefined)
-    }
+    if (indexSource === 'cache' && opened?.cacheKey !== undefined) this.indexCache?.drop(opened.cacheKey)
     const what = indexSource === 'cache' ? 'The cached index' : 'The sidecar index'
     this.onRescan?.(`${what} does not match the file (${why}), so it was dropped and the file was scanned instead.`)
   }
@@ -362,19 +255,9 @@ export class RadSession {
     if (!this.disposed) this.onRescan?.(undefined)
   }
 
-  /**
-   * The user is scrolling: pause the index walk for a moment, so the page's
-   * frames get the CPU. On 2 cores the walk and the browser's reads for it
-   * take about one core, and the table missed 10–15% of its frames while
-   * indexing (bench/results.md). The walk resumes HOLD_MS after the last scroll event;
-   * at most one message per HOLD_EVERY_MS.
-   */
+  /** The user is scrolling: the index walk pauses for a moment (IndexWorkerLink.hold). */
   holdIndex(): void {
-    if (!this.indexWorker.running || this.disposed) return
-    const now = performance.now()
-    if (now - this.lastHold < HOLD_EVERY_MS) return
-    this.lastHold = now
-    void this.indexWorker.api.holdFor(this.id, HOLD_MS)
+    if (!this.disposed) this.indexWorker.hold(this.id)
   }
 
   /** Stops indexing; every chunk found so far stays browsable. */
@@ -420,18 +303,21 @@ export class RadSession {
 
   /** Starts a record filter over every chunk indexed so far (filterPass.ts); undefined before the first chunks. */
   startFilter(filter: RecordFilter): FilterRun | undefined {
-    const { opened } = this
-    const { convention } = this.store.current
-    if (!opened || !convention || this.disposed) return undefined
-    return startFilterRun({ opened, index: this.index, convention, lanes: () => this.pool.filterLanes() }, filter)
+    const file = this.walkable()
+    return file && startFilterRun({ ...file, index: this.index, lanes: () => this.pool.filterLanes() }, filter)
   }
 
   /** Exports a selection in an export worker, streamed to `sink` (exportRun.ts); undefined before the first chunks. */
   startExport(format: ExportFormat, pick: ExportPick, sink: ByteSink): ExportRun | undefined {
+    const file = this.walkable()
+    return file && new ExportRun(this.source, exportJobOf(file.opened, this.index, file.convention, format, pick), sink)
+  }
+
+  /** The prelude and the nbytes convention a whole-file walk needs; undefined before the first chunks. */
+  private walkable(): { opened: OpenedFile; convention: NbytesConvention } | undefined {
     const { opened } = this
     const { convention } = this.store.current
-    if (!opened || !convention || this.disposed) return undefined
-    return new ExportRun(this.source, exportJobOf(opened, this.index, convention, format, pick), sink)
+    return opened && convention && !this.disposed ? { opened, convention } : undefined
   }
 
   /**
@@ -439,19 +325,13 @@ export class RadSession {
    * files given, replacing any earlier one; rejects until the statistics are done.
    */
   async startCells(files: File[], mito: string = DEFAULT_MITO): Promise<CellsRun> {
-    const { opened } = this
-    const { convention } = this.store.current
+    const file = this.walkable()
     const view = this.stats.getState()
     const json = view.report?.json
-    if (!opened || !convention || !json || view.phase !== 'done' || this.disposed) {
-      throw new Error('cell figures need the statistics first')
-    }
-    const knee = json.cutoffs?.knee
-    const cut = knee
-      ? { cells: await this.stats.barcodesAtLeast(knee.minCount), cutoff: 'knee', minReads: knee.minCount }
-      : NO_CELLS
+    if (!file || !json || view.phase !== 'done') throw new Error('cell figures need the statistics first')
+    const cut = await kneeCells(json, this.stats)
     this.cells?.cancel()
-    this.cells = new CellsRun(this.source, cellsJobOf(opened, this.index, convention, cut, files, mito))
+    this.cells = new CellsRun(this.source, cellsJobOf(file.opened, this.index, file.convention, cut, files, mito))
     return this.cells
   }
 

@@ -6,7 +6,7 @@
  */
 export { RadSession, openRadSource } from './client'
 export { salvagedName } from './indexClaims'
-export type { SessionOptions } from './client'
+export type { SessionOptions } from './sessionOptions'
 export type { StatsCutoffs } from '../workers/protocol'
 export type { IndexSource, OpenedFile, SalvageOffer, ScanProgress, ScanSummary } from '../workers/protocol'
 export type { IndexStore } from '../workers/indexStore'

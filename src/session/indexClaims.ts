@@ -2,12 +2,13 @@
  * What the session checks of an index it did not build itself (a sidecar, the page's cache:
  * docs/sidecar.md), and the salvaged file's name.
  */
-import { fmtInt } from '../rad/errors'
+import { RadError, fmtInt } from '../rad/errors'
 import type { ChunkColumns } from '../rad/types'
 import type { IndexStore } from '../workers/indexStore'
+import type { IndexSource, ScanSummary } from '../workers/protocol'
 
 /** Failures that say nothing about the index: a cancel, a worker that died, a file that changed or cannot be read. */
-export const NOT_THE_INDEX: ReadonlySet<string> = new Set(['CANCELLED', 'WORKER_FAILED', 'FILE_CHANGED', 'READ_FAILED'])
+const NOT_THE_INDEX: ReadonlySet<string> = new Set(['CANCELLED', 'WORKER_FAILED', 'FILE_CHANGED', 'READ_FAILED'])
 
 /**
  * What a decoded chunk's own header (docs/format.md §4.1) says that the index does not — nbytes or
@@ -29,4 +30,46 @@ export function headerMismatch(cols: ChunkColumns, index: IndexStore): string | 
 export function salvagedName(name: string): string {
   const base = name.replace(/\.rad$/i, '')
   return `${base === '' ? 'file' : base}.salvaged.rad`
+}
+
+/**
+ * A known index (a sidecar, the cache: docs/sidecar.md) is a claim: each chunk decoded from it is
+ * checked against its own header, and a chunk that fails to decode though the recorded verdict
+ * does not list it as damaged also shows the table is wrong. The first disagreement is reported
+ * once (`onWrong`); the session then opens the file again and scans it.
+ */
+export class IndexClaims {
+  private readonly index: IndexStore
+  private readonly current: () => { indexSource: IndexSource | undefined; summary: ScanSummary | undefined }
+  private readonly onWrong: (why: string) => void
+  private reported = false
+
+  constructor(index: IndexStore, current: IndexClaims['current'], onWrong: (why: string) => void) {
+    this.index = index
+    this.current = current
+    this.onWrong = onWrong
+  }
+
+  /** The chunk, when its header agrees with the index; throws otherwise, so its rows are never shown. */
+  matching(cols: ChunkColumns): ChunkColumns {
+    if (this.current().indexSource === 'scan') return cols
+    const differs = headerMismatch(cols, this.index)
+    if (differs === undefined) return cols
+    this.report(differs)
+    throw new RadError('BAD_CHUNK_HEADER', `${differs}: the index is being rebuilt`, cols.offset, cols.chunk)
+  }
+
+  /** A chunk that did not decode: the index's fault unless the failure says nothing of it or the verdict knew. */
+  decodeFailed(chunk: number, e: unknown): void {
+    const { indexSource, summary } = this.current()
+    if (indexSource === 'scan' || !(e instanceof RadError)) return
+    if (NOT_THE_INDEX.has(e.code) || summary?.damagedChunks.includes(chunk)) return
+    this.report(`chunk ${fmtInt(chunk)} at byte ${fmtInt(this.index.offset(chunk))} does not decode (${e.message})`)
+  }
+
+  private report(why: string): void {
+    if (this.reported) return
+    this.reported = true
+    this.onWrong(why)
+  }
 }

@@ -75,12 +75,17 @@ export function prewarmIndexWorker(): void {
  * only while the scan runs, that the worker crashed, sent a message that
  * could not be read, or stopped answering.
  */
+/** hold: the walk stays paused this long after the last scroll event, asked at most this often. */
+const HOLD_MS = 300
+const HOLD_EVERY_MS = 100
+
 export class IndexWorkerLink {
   readonly api: Remote<IndexApi>
   private readonly worker: Worker
   private readonly onFailed: (why: string) => void
   private heartbeat: ReturnType<typeof setInterval> | undefined
   private scanning = true
+  private lastHold = -Infinity
 
   /** `create` replaces the spare and the real worker (tests run one on a MessageChannel). */
   constructor(onFailed: (why: string) => void, create?: () => Worker) {
@@ -100,6 +105,20 @@ export class IndexWorkerLink {
   /** True until the scan ended, failed or was abandoned. */
   get running(): boolean {
     return this.scanning
+  }
+
+  /**
+   * The user is scrolling: pause scan `jobId`'s walk for a moment, so the page's frames get the
+   * CPU. On 2 cores the walk and the browser's reads for it take about one core, and the table
+   * missed 10–15% of its frames while indexing (bench/results.md). The walk resumes HOLD_MS after
+   * the last scroll event; at most one message per HOLD_EVERY_MS.
+   */
+  hold(jobId: number): void {
+    if (!this.scanning) return
+    const now = performance.now()
+    if (now - this.lastHold < HOLD_EVERY_MS) return
+    this.lastHold = now
+    void this.api.holdFor(jobId, HOLD_MS)
   }
 
   private fail(why: string): void {
