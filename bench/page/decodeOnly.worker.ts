@@ -1,11 +1,12 @@
 // The decode worker's two halves timed apart (its reads vs decoding), as in a bulk pass: each batch
-// read into one of this worker's own buffers (DecodePool.bulk hands them back), decoded in place,
+// read into one of this worker's own buffers (bulkDecode.ts hands them back), decoded in place,
 // and only counts returned.
 import { expose } from 'comlink'
 import { BlobSource } from '../../src/io/blobSource'
 import type { NbytesConvention, Prelude } from '../../src/rad/types'
-import { decodeBatch, makeDecoder } from '../../src/workers/decodeBatch'
-import type { Decoder } from '../../src/workers/decodeBatch'
+import { decodeBatch } from '../../src/workers/decodeBatch'
+import { makeDecoder } from '../../src/workers/walkBatch'
+import type { Decoder } from '../../src/workers/walkBatch'
 import { BULK_BATCH_BYTES } from '../../src/workers/protocol'
 import type { ChunkRequest } from '../../src/workers/protocol'
 
@@ -23,7 +24,7 @@ expose({
   async decode(batch: ChunkRequest[], convention: NbytesConvention) {
     if (!decoder) throw new Error('open first')
     const timing = { decodeMs: 0 }
-    const chunks = await decodeBatch(
+    const { columns: chunks } = await decodeBatch(
       decoder,
       batch,
       convention,

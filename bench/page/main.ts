@@ -6,7 +6,8 @@
 import { proxy, wrap } from 'comlink'
 import type { Remote } from 'comlink'
 import '../../src/workers/comlinkErrors'
-import { bulkBatches } from '../../src/session/bulkPass'
+import { passBatches } from '../../src/session/lanes'
+import { bulkDecode } from './bulkDecode'
 import { BULK_DEPTH } from '../../src/workers/protocol'
 import { DecodePool } from '../../src/session/decodePool'
 import { runStatsPass } from '../../src/session/statsPass'
@@ -128,7 +129,7 @@ async function index(checkBeside = false): Promise<{ ms: number; firstMs: number
 /**
  * Decodes every indexed chunk as the app would for a whole-file pass (e.g.
  * per-barcode statistics): a DecodePool of `n` of the app's decode workers
- * in bulk mode (DecodePool.bulk: ~32 MiB batches, 2 calls in flight per
+ * through the one pass runner (bulkDecode.ts: ~32 MiB batches, 2 calls in flight per
  * worker, each batch's buffer handed back to be read into again). With
  * `countOnly`, decodeOnly.worker.ts takes the same batches and times the
  * decoding apart from the rest (its reads).
@@ -161,7 +162,8 @@ async function decode(
     let records = 0
     let bytes = 0
     const started = performance.now()
-    await pool.bulk(reqs, (c) => {
+    const { calls, convention } = pool.workers()
+    await bulkDecode(calls, convention, reqs, (c) => {
       records += c.recordCount
       bytes += c.nbytes
     })
@@ -229,7 +231,7 @@ async function decodeApart(
   try {
     const apis = workers.map((w) => wrap<SplitApi>(w))
     await Promise.all(apis.map((a) => a.open(file(), got.opened.prelude)))
-    const batches = bulkBatches(reqs, got.convention)
+    const batches = passBatches(reqs, got.convention)
     let next = 0
     let records = 0
     let bytes = 0

@@ -304,7 +304,7 @@ export class RadSession {
   /** Starts a record filter over every chunk indexed so far (filterPass.ts); undefined before the first chunks. */
   startFilter(filter: RecordFilter): FilterRun | undefined {
     const file = this.walkable()
-    return file && startFilterRun({ ...file, index: this.index, lanes: () => this.pool.filterLanes() }, filter)
+    return file && startFilterRun({ ...file, index: this.index, workers: () => this.pool.workers().calls }, filter)
   }
 
   /** Exports a selection in an export worker, streamed to `sink` (exportRun.ts); undefined before the first chunks. */

@@ -2,15 +2,11 @@ import type { FileFingerprint } from '../io/fileFingerprint'
 import type { RemoteVersion, SourceSpec } from '../io/sourceSpec'
 import { RadError, fmtInt } from '../rad/errors'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
-import { bulkPass } from './bulkPass'
-import { BULK_DEPTH } from '../workers/protocol'
-import type { BulkLane, BulkOptions } from './bulkPass'
 import { DecodeQueue } from './decodeQueue'
 import type { Queued } from './decodeQueue'
 import { DecodeSlots, WorkerStopped } from './decodeSlots'
 import type { Slot } from './decodeSlots'
-import type { DecodeWorkerApi } from '../workers/protocol'
-import type { FilterLane } from './filterPass'
+import type { DecodedBatch, DecodeWorkerApi } from '../workers/protocol'
 import type { ChunkRequest, OpenedFile } from '../workers/protocol'
 import type { SnappyFrameTable } from '../io/snappySource'
 import type { Remote } from 'comlink'
@@ -43,7 +39,7 @@ interface Pending extends Queued {
  * lowest). Workers start with the first request; requests for back-to-back
  * chunks are batched into one call. A worker that errors or stops answering
  * is replaced, the requests it held fail with WORKER_FAILED, and the failure
- * is reported. `bulk` runs a whole-file pass beside the queue (bulkPass.ts).
+ * is reported. Whole-file passes call the workers beside the queue (workers(), lanes.ts).
  */
 export class DecodePool {
   private source: SourceSpec
@@ -150,13 +146,10 @@ export class DecodePool {
     this.running.set(slot, batch)
     const reqs = batch.map((p) => p.req)
     this.slots.decode(slot, reqs, convention, { timed: true }).then(
-      (results) => {
+      (decoded) => {
         if (this.disposed) return
         this.running.delete(slot)
-        results.forEach((cols, i) => batch[i]?.resolve(cols))
-        const rest = batch.slice(results.length)
-        if (results.length === 0) rest.shift()?.reject(new Error('internal: a decode call returned nothing'))
-        this.queue.putBack(rest)
+        settleBatch(batch, decoded)
         this.dispatch()
       },
       (e: unknown) => {
@@ -183,65 +176,14 @@ export class DecodePool {
     this.dispatch()
   }
 
-  /**
-   * A pass over many chunks (a whole file's statistics, the benchmark's full
-   * decode), beside (not through) the on-screen queue: BULK_DEPTH calls in
-   * flight per worker; see bulkPass for what `onChunk` may keep. Rejects
-   * when a worker stops.
-   */
-  async bulk(
-    reqs: readonly ChunkRequest[],
-    onChunk: (cols: ChunkColumns) => void,
-    opts: BulkOptions = {},
-  ): Promise<void> {
-    const convention = this.convention
-    if (this.disposed) throw new RadError('CANCELLED', 'the file was closed')
-    if (!this.opened || convention === undefined) throw new Error('internal: bulk() before open() and setConvention()')
-    this.ensureWorkers()
-    const lanes: BulkLane[] = []
-    for (const slot of this.slots.all) {
-      for (let d = 0; d < BULK_DEPTH; d++) {
-        lanes.push((batch, spare) =>
-          this.slots.decode(slot, batch, convention, spare ? { spare } : {}).catch((e: unknown) => {
-            if (!(e instanceof WorkerStopped)) throw e
-            throw new RadError('WORKER_FAILED', `a decode worker stopped (${e.why}) during a bulk pass`)
-          }),
-        )
-      }
-    }
-    await bulkPass(lanes, reqs, convention, onChunk, opts)
-  }
-
-  /**
-   * The lanes of a filter pass (filterPass.ts): BULK_DEPTH per worker, beside
-   * the on-screen queue, each answering with record numbers only. A lane
-   * rejects with WORKER_FAILED when its worker stops.
-   */
-  filterLanes(): FilterLane[] {
-    const convention = this.convention
-    if (this.disposed) throw new RadError('CANCELLED', 'the file was closed')
-    if (!this.opened || convention === undefined) throw new Error('internal: filterLanes() before open()')
-    this.ensureWorkers()
-    return this.slots.all.flatMap((slot) =>
-      Array.from(
-        { length: BULK_DEPTH },
-        (): FilterLane => (batch, job) =>
-          this.slots.filter(slot, batch, convention, job).catch((e: unknown) => {
-            if (!(e instanceof WorkerStopped)) throw e
-            throw new RadError('WORKER_FAILED', `a decode worker stopped (${e.why}) during a filter`)
-          }),
-      ),
-    )
-  }
-
   /** The nbytes convention, once the index has found it (a filter pass batches chunks with it). */
   get nbytesConvention(): NbytesConvention | undefined {
     return this.convention
   }
 
   /**
-   * The workers, for a pass that calls them directly beside the queue (the
-   * statistics pass, statsPass.ts), and the nbytes convention to read with.
+   * The workers, for a whole-file pass that calls them directly beside the queue (the one pass
+   * runner, lanes.ts: statistics, filters), and the nbytes convention to read with.
    */
   workers(): { calls: WorkerCall[]; convention: NbytesConvention } {
     const convention = this.convention
@@ -255,7 +197,7 @@ export class DecodePool {
         (run) =>
           this.slots.call(slot, run).catch((e: unknown) => {
             if (!(e instanceof WorkerStopped)) throw e
-            throw new RadError('WORKER_FAILED', `a decode worker stopped (${e.why}) during the statistics pass`)
+            throw new RadError('WORKER_FAILED', `a decode worker stopped (${e.why}) during a whole-file pass`)
           }),
     )
     return { calls, convention }
@@ -284,6 +226,18 @@ export class DecodePool {
     this.running.clear()
     for (const p of this.queue.clear()) p.reject(cancelled)
     this.slots.dispose(cancelled)
+  }
+}
+
+/** Each request gets its chunk's columns, or its chunk's error when the walk listed it as bad (walkBatch.ts). */
+function settleBatch(batch: readonly Pending[], decoded: DecodedBatch): void {
+  const columns = new Map(decoded.columns.map((cols) => [cols.chunk, cols]))
+  const bad = new Map(decoded.bad.map((b) => [b.chunk, b.error]))
+  for (const p of batch) {
+    const cols = columns.get(p.req.chunk)
+    const error = bad.get(p.req.chunk)
+    if (cols) p.resolve(cols)
+    else p.reject(error ? RadError.fromData(error) : new Error(`internal: chunk ${fmtInt(p.req.chunk)} not decoded`))
   }
 }
 

@@ -3,9 +3,8 @@ import type { Remote } from 'comlink'
 import '../workers/comlinkErrors'
 import type { FileFingerprint } from '../io/fileFingerprint'
 import type { SourceSpec } from '../io/sourceSpec'
-import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
-import type { FilterBatchResult, FilterJob } from '../workers/protocol'
-import type { ChunkRequest, OpenedFile } from '../workers/protocol'
+import type { NbytesConvention, Prelude } from '../rad/types'
+import type { ChunkRequest, DecodedBatch, OpenedFile } from '../workers/protocol'
 import type { SnappyFrameTable } from '../io/snappySource'
 import type { DecodeWorkerApi } from '../workers/protocol'
 
@@ -100,9 +99,9 @@ export class DecodeSlots {
     batch: ChunkRequest[],
     convention: NbytesConvention,
     opts: { spare?: ArrayBuffer; timed?: boolean } = {},
-  ): Promise<ChunkColumns[]> {
+  ): Promise<DecodedBatch> {
     if (slot.stopped !== undefined) return Promise.reject(new WorkerStopped(slot.stopped))
-    return new Promise<ChunkColumns[]>((resolve, reject) => {
+    return new Promise<DecodedBatch>((resolve, reject) => {
       const ms = this.opts.callTimeoutMs ?? CALL_TIMEOUT_MS
       const call: Call = { reject, timer: undefined }
       if (opts.timed) {
@@ -132,12 +131,7 @@ export class DecodeSlots {
     })
   }
 
-  /** One filter call (DecodeApi.filter): rejects with WorkerStopped when the worker stops before answering. */
-  filter(slot: Slot, batch: ChunkRequest[], convention: NbytesConvention, job: FilterJob): Promise<FilterBatchResult> {
-    return this.call(slot, (api) => api.filter(batch, convention, job))
-  }
-
-  /** Any other call on a worker (the statistics pass, a filter): rejects with WorkerStopped when the worker stops first. */
+  /** Any other call on a worker (a whole-file pass's, lanes.ts): rejects with WorkerStopped when the worker stops first. */
   call<T>(slot: Slot, run: (api: Remote<DecodeWorkerApi>) => Promise<T>): Promise<T> {
     if (slot.stopped !== undefined) return Promise.reject(new WorkerStopped(slot.stopped))
     return new Promise<T>((resolve, reject) => {

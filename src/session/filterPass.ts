@@ -1,8 +1,7 @@
 /**
  * A record filter over the whole file (README "Command line", filters; src/rad/recordFilter.ts), orchestrated on the main
- * thread: the indexed chunks in ~32 MiB batches (bulkBatches) go to the decode
- * workers (DecodeApi.filter), which answer with record numbers only; the
- * answers are taken in file order, so the first MAX_KEPT_MATCHES matches are
+ * thread: a consumer of the one pass runner (lanes.ts), the decode workers (DecodeApi.filter)
+ * answering with record numbers only; the answers are taken in file order, so the first MAX_KEPT_MATCHES matches are
  * kept exactly and the rest only counted. Listeners hear of every batch.
  */
 import { chunkSpan } from '../rad/chunk'
@@ -12,13 +11,11 @@ import { barcodeOnly, compileFilter } from '../rad/recordFilter'
 import type { CompiledFilter, RecordFilter } from '../rad/recordFilter'
 import { inferSemantics } from '../rad/semantics'
 import type { NbytesConvention } from '../rad/types'
-import { bulkBatches } from './bulkPass'
+import type { WorkerCall } from './decodePool'
+import { indexedChunks, lanesOf, passBatches, runLanes } from './lanes'
 import type { FilterBatchResult, FilterJob } from '../workers/protocol'
 import type { IndexStore } from '../workers/indexStore'
 import type { ChunkRequest, OpenedFile } from '../workers/protocol'
-
-/** One call in flight at a time: a decode worker's DecodeApi.filter (DecodePool.filterLanes). */
-export type FilterLane = (batch: ChunkRequest[], job: FilterJob) => Promise<FilterBatchResult>
 
 /** Record numbers kept (README "Command line", filters; src/rad/recordFilter.ts): 8 MB as Float64 at most; matches past it are counted, not kept. */
 export const MAX_KEPT_MATCHES = 1_000_000
@@ -87,69 +84,13 @@ export class FilterMatches {
   }
 }
 
-/**
- * Runs `batches` over the lanes, one call in flight per lane, and hands each
- * answer to `onBatch` in batch order (an answer that arrives early waits for
- * the ones before it). Rejects with CANCELLED when `signal` aborts, or with
- * the first lane's failure.
- */
-export async function filterPass(
-  lanes: readonly FilterLane[],
-  batches: readonly ChunkRequest[][],
-  job: FilterJob,
-  onBatch: (found: FilterBatchResult, batch: ChunkRequest[]) => void,
-  signal?: AbortSignal,
-): Promise<void> {
-  let next = 0
-  let delivered = 0
-  let failed = false
-  const early = new Map<number, FilterBatchResult>()
-  const deliver = (): void => {
-    for (let found = early.get(delivered); found; found = early.get(delivered)) {
-      early.delete(delivered)
-      onBatch(found, batches[delivered] ?? [])
-      delivered++
-    }
-  }
-  const run = async (lane: FilterLane): Promise<void> => {
-    for (;;) {
-      if (signal?.aborted) throw new RadError('CANCELLED', 'the filter was cancelled')
-      if (failed) return
-      const i = next++
-      const batch = batches[i]
-      if (!batch) return
-      early.set(i, await lane(batch, job))
-      if (!signal?.aborted) deliver()
-    }
-  }
-  await Promise.all(
-    lanes.map((lane) =>
-      run(lane).catch((e: unknown) => {
-        failed = true
-        throw e
-      }),
-    ),
-  )
-}
-
 /** What a filter run needs from its session. */
 export interface FilterSource {
   opened: OpenedFile
   index: IndexStore
   convention: NbytesConvention
-  lanes: () => FilterLane[]
-}
-
-/** The indexed chunks as requests, and their bytes. */
-function chunkRequests(index: IndexStore, convention: NbytesConvention): { reqs: ChunkRequest[]; bytes: number } {
-  const reqs: ChunkRequest[] = []
-  let bytes = 0
-  for (let chunk = 0; chunk < index.count; chunk++) {
-    const nbytes = index.nbytes(chunk)
-    reqs.push({ chunk, offset: index.offset(chunk), nbytes })
-    bytes += chunkSpan(nbytes, convention)
-  }
-  return { reqs, bytes }
+  /** The decode workers (DecodePool.workers): BULK_DEPTH lanes each, answering with record numbers only. */
+  workers: () => WorkerCall[]
 }
 
 function batchBytes(batch: readonly ChunkRequest[], convention: NbytesConvention): number {
@@ -234,7 +175,8 @@ export function startFilterRun(source: FilterSource, filter: RecordFilter): Filt
   const compiledFilter = compiled(run, source, filter)
   if (!compiledFilter) return run
   const { opened, index, convention } = source
-  const { reqs, bytes } = chunkRequests(index, convention)
+  const reqs = indexedChunks(index)
+  const bytes = batchBytes(reqs, convention)
   const collated = identifyProducer(opened.prelude, opened.container).name === 'alevin-fry collate'
   const job: FilterJob = { filter: compiledFilter, collated }
   const fast = collated && barcodeOnly(compiledFilter)
@@ -244,20 +186,25 @@ export function startFilterRun(source: FilterSource, filter: RecordFilter): Filt
     references: compiledFilter.alignment?.refs ? compiledFilter.alignment.refCount : undefined,
     collatedFastPath: fast,
   })
-  let done = { chunks: 0, bytes: 0, bad: 0 }
+  let done = { chunks: 0, bytes: 0 }
+  let bad = 0
   const firstRecord = (chunk: number): number => index.firstRecord(chunk)
   const onBatch = (found: FilterBatchResult, batch: ChunkRequest[]): void => {
     run.matches.add(found, firstRecord)
-    done = {
-      chunks: done.chunks + batch.length,
-      bytes: done.bytes + batchBytes(batch, convention),
-      bad: done.bad + found.bad.length,
-    }
+    done = { chunks: done.chunks + batch.length, bytes: done.bytes + batchBytes(batch, convention) }
     const m = run.matches
-    run.update({ matches: m.total, kept: m.kept, chunksDone: done.chunks, bytesDone: done.bytes, badChunks: done.bad })
+    run.update({ matches: m.total, kept: m.kept, chunksDone: done.chunks, bytesDone: done.bytes, badChunks: bad })
   }
   const start = async (): Promise<void> => {
-    await filterPass(source.lanes(), bulkBatches(reqs, convention), job, onBatch, run.signal)
+    const lanes = lanesOf(source.workers(), (api, batch) => api.filter(batch, convention, job))
+    await runLanes(lanes, passBatches(reqs, convention), onBatch, {
+      what: 'the filter',
+      signal: run.signal,
+      inOrder: true,
+      onBadChunk: () => {
+        bad++
+      },
+    })
   }
   start().then(
     () => {

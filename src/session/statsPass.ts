@@ -1,19 +1,15 @@
 /**
  * The whole-file statistics pass (docs/stats.md, ADR 0004), run from the page thread but
- * computed in the decode workers: each worker decodes ~32 MiB batches of
- * back-to-back chunks (BULK_DEPTH calls in flight per worker, as
- * DecodePool.bulk) into its own accumulator (statsWorker.ts). Every
+ * computed in the decode workers: a consumer of the one pass runner (lanes.ts), each worker
+ * walking ~32 MiB batches into its own accumulator (statsWorker.ts). Every
  * REPORT_EVERY_MS, and at the end, the other workers' states are drained
  * into worker 0's, which answers with the JSON and the thinned rank curve:
  * the page never sees a record.
  */
-import { RadError } from '../rad/errors'
 import type { NbytesConvention } from '../rad/types'
-import { bulkBatches } from './bulkPass'
-import { BULK_DEPTH } from '../workers/protocol'
 import type { WorkerCall } from './decodePool'
-import type { ChunkRequest } from '../workers/protocol'
-import type { StatsReport } from '../workers/protocol'
+import { lanesOf, passBatches, runLanes } from './lanes'
+import type { ChunkRequest, StatsBatchResult, StatsReport } from '../workers/protocol'
 
 /** Partial results this often: often enough to watch the knee form… */
 export const REPORT_EVERY_MS = 750
@@ -82,26 +78,10 @@ export async function runStatsPass(
     }
     return head((api) => api.statsReport(pass))
   }
-  const batches = bulkBatches(reqs, convention)
-  let next = 0
-  let failed = false
-  const lane = async (call: WorkerCall): Promise<void> => {
-    for (;;) {
-      if (failed) return
-      if (signal.aborted) throw new RadError('CANCELLED', 'the statistics pass was cancelled')
-      const batch = batches[next++]
-      if (!batch) return
-      const r = await call((api) => api.statsBatch(pass, batch, convention))
-      progress.bytes += batch.reduce((sum, q) => sum + q.nbytes, 0)
-      progress.chunks += batch.length
-      progress.records += r.records
-      progress.skippedChunks += r.failed.length
-      opts.onProgress(tick())
-    }
-  }
   let reporting: Promise<void> | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
   let ended = false
+  let failed = false
   const partial = (): void => {
     const t0 = performance.now()
     reporting = report()
@@ -117,16 +97,22 @@ export async function runStatsPass(
   }
   timer = setTimeout(partial, REPORT_EVERY_MS)
   try {
-    const lanes = calls.flatMap((call) => Array.from({ length: BULK_DEPTH }, () => call))
-    await Promise.all(
-      lanes.map((call) =>
-        lane(call).catch((e: unknown) => {
-          failed = true
-          throw e
-        }),
-      ),
-    )
+    const lanes = lanesOf(calls, (api, batch) => api.statsBatch(pass, batch, convention))
+    const onBatch = (r: StatsBatchResult, batch: ChunkRequest[]): void => {
+      progress.bytes += batch.reduce((sum, q) => sum + q.nbytes, 0)
+      progress.chunks += batch.length
+      progress.records += r.records
+      opts.onProgress(tick())
+    }
+    await runLanes(lanes, passBatches(reqs, convention), onBatch, {
+      what: 'the statistics pass',
+      signal,
+      onBadChunk: () => {
+        progress.skippedChunks++
+      },
+    })
   } catch (e) {
+    failed = true
     void Promise.all(calls.map((call) => call((api) => api.statsEnd(pass)))).catch(() => undefined)
     throw e
   } finally {

@@ -9,7 +9,7 @@ import type { BarcodeSet } from '../rad/stats'
 import type { DecodePool } from './decodePool'
 import type { DecodeWorkerApi } from '../workers/protocol'
 import type { IndexStore } from '../workers/indexStore'
-import type { ChunkRequest } from '../workers/protocol'
+import { indexedChunks } from './lanes'
 import { runStatsPass } from './statsPass'
 import type { StatsProgress } from './statsPass'
 import type { StatsCutoffs, StatsReport } from '../workers/protocol'
@@ -36,12 +36,6 @@ const IDLE: StatsView = {
   error: undefined,
   cancelled: false,
   offered: false,
-}
-
-function requestsOf(index: IndexStore): ChunkRequest[] {
-  const reqs: ChunkRequest[] = []
-  for (let k = 0; k < index.count; k++) reqs.push({ chunk: k, offset: index.offset(k), nbytes: index.nbytes(k) })
-  return reqs
 }
 
 let nextPass = 1
@@ -78,7 +72,7 @@ export class StatsRun {
   start(index: IndexStore): void {
     this.cancel()
     this.behind = undefined
-    const reqs = requestsOf(index)
+    const reqs = indexedChunks(index)
     const abort = new AbortController()
     this.abort = abort
     const pass = nextPass++
@@ -138,7 +132,7 @@ export class StatsRun {
     const abort = new AbortController()
     this.abort = abort
     const quiet = () => undefined
-    return runStatsPass(workers.calls, workers.convention, requestsOf(index), {
+    return runStatsPass(workers.calls, workers.convention, indexedChunks(index), {
       pass,
       signal: abort.signal,
       onProgress: quiet,

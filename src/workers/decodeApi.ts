@@ -8,8 +8,9 @@ import { confirmUnchanged } from '../io/fileFingerprint'
 import { radStreamOf } from '../io/readPrelude'
 import { openByteSource } from '../io/sourceSpec'
 import type { SourceSpec } from '../io/sourceSpec'
-import { decodeBatch, makeDecoder } from './decodeBatch'
-import type { Decoder } from './decodeBatch'
+import { decodeBatch } from './decodeBatch'
+import { makeDecoder } from './walkBatch'
+import type { Decoder } from './walkBatch'
 import { filterBatch } from './filterBatch'
 import type { DecodeWorkerApi } from './protocol'
 import { statsMethods } from './statsWorker'
@@ -35,8 +36,8 @@ export function makeDecodeApi(open: (spec: SourceSpec) => Promise<ByteSource> = 
     },
     async decode(batch, convention, spare) {
       if (!ready) throw new Error('internal: decode worker used before open()')
-      const chunks = await decodeBatch(await ready, batch, convention, spare)
-      return transfer(chunks, chunkBuffers(chunks))
+      const decoded = await decodeBatch(await ready, batch, convention, spare)
+      return transfer(decoded, chunkBuffers(decoded.columns))
     },
     async filter(batch, convention, job) {
       if (!ready) throw new Error('internal: decode worker used before open()')

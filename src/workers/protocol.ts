@@ -156,6 +156,18 @@ export interface ChunkRequest {
   nbytes: number
 }
 
+/** A chunk a walk could not decode (walkBatch.ts): skipped, with why (the integrity report lists it too). */
+export interface BadChunk {
+  chunk: number
+  error: RadErrorData
+}
+
+/** The table's decode of a batch: the good chunks' columns in order, and the bad chunks. */
+export interface DecodedBatch {
+  columns: ChunkColumns[]
+  bad: BadChunk[]
+}
+
 export interface DecodeApi {
   /** Called once per worker; every decode call waits for it. `frames`: a .sz file's frame table (OpenedFile). */
   open(
@@ -165,17 +177,15 @@ export interface DecodeApi {
     frames: SnappyFrameTable | undefined,
   ): Promise<void>
   /**
-   * Decodes chunks that lie back to back in the file with one read. Returns
-   * one ChunkColumns per request, in order; when chunk k > 0 of the batch is
-   * bad, returns the k good ones before it (the caller asks again for the
-   * rest), and when the first one is bad, throws its RadError.
+   * Decodes chunks that lie back to back in the file with one read (walkBatch.ts). Returns the
+   * columns of every good chunk, in order, and the bad ones with why (the one bad-chunk rule).
    *
    * The columns of one call may share a buffer (they are views on the
    * batch's bytes, decoded in place). `spare`, a buffer the caller is done
    * with (transferred back, e.g. one an earlier call returned), is read into
    * instead of fresh memory when it is large enough.
    */
-  decode(batch: ChunkRequest[], convention: NbytesConvention, spare?: ArrayBuffer): Promise<ChunkColumns[]>
+  decode(batch: ChunkRequest[], convention: NbytesConvention, spare?: ArrayBuffer): Promise<DecodedBatch>
   /** Reads both ends of the file again: rejects with FILE_CHANGED unless they match `fingerprint`. */
   recheck(fingerprint: FileFingerprint): Promise<void>
   /** Decodes back-to-back chunks and returns only the numbers of the records matching a filter (filterBatch.ts). */
@@ -215,7 +225,7 @@ export interface FilterBatchResult {
   /** Indices within their chunk of the matching records, chunk after chunk (whole chunks left out). */
   records: Uint32Array
   /** Chunks that could not be decoded: skipped (the integrity report names them). */
-  bad: number[]
+  bad: BadChunk[]
 }
 
 /** Which records the user picked in the export dialog. */
@@ -291,7 +301,7 @@ export interface StatsBatchResult {
   bytes: number
   records: number
   /** Chunks that could not be decoded (the index reported them already): skipped. */
-  failed: { chunk: number; error: RadErrorData }[]
+  bad: BadChunk[]
 }
 
 export interface StatsReport {

@@ -7,13 +7,10 @@
 import { transfer } from 'comlink'
 import { RadError } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
-import type { ChunkColumns, NbytesConvention } from '../rad/types'
-import { BULK_BATCH_BYTES, BULK_DEPTH } from './protocol'
-import { decodeBatch } from './decodeBatch'
-import type { Decoder } from './decodeBatch'
-import type { ChunkRequest } from './protocol'
-import type { StatsBatchResult, StatsWorkerApi } from './protocol'
-import { chunkBuffers } from './transfer'
+import type { NbytesConvention } from '../rad/types'
+import type { ChunkRequest, StatsBatchResult, StatsWorkerApi } from './protocol'
+import { ReadBuffers, walkBatch } from './walkBatch'
+import type { Decoder } from './walkBatch'
 import {
   barcodeCountsDescending,
   barcodesAtLeast,
@@ -38,17 +35,8 @@ interface Pass {
   descending: Float64Array | undefined
 }
 
-/**
- * Read buffers this worker reuses: a batch's columns are views on the buffer
- * it was read into, and once added to the accumulator the buffer is free
- * again (fresh memory costs Chromium's worker as much as decoding:
- * bulkPass.ts). One per call in flight.
- */
-const spares: ArrayBuffer[] = []
-
-function keepBuffers(cols: readonly ChunkColumns[]): void {
-  for (const b of chunkBuffers(cols)) if (b.byteLength >= BULK_BATCH_BYTES && spares.length < BULK_DEPTH) spares.push(b)
-}
+/** This worker's read buffers: once a batch's columns are added to the accumulator, its buffer is free. */
+const buffers = new ReadBuffers()
 
 export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
   let pass: Pass | undefined
@@ -116,30 +104,18 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
   }
 }
 
-/** One read for the batch; a bad chunk is reported and the rest of the batch read again after it. */
+/** Walks the batch (walkBatch.ts) into the accumulator; bad chunks are listed and skipped. */
 async function addBatch(p: Pass, batch: ChunkRequest[], convention: NbytesConvention): Promise<StatsBatchResult> {
-  const out: StatsBatchResult = { chunks: 0, bytes: 0, records: 0, failed: [] }
-  let rest = batch
-  while (rest.length > 0) {
-    let cols: ChunkColumns[]
-    try {
-      cols = await decodeBatch(p.decoder, rest, convention, spares.pop() ?? new ArrayBuffer(BULK_BATCH_BYTES))
-    } catch (e) {
-      const first = rest[0]
-      if (!(e instanceof RadError) || !first) throw e
-      out.failed.push({ chunk: first.chunk, error: e.inChunk(first.chunk).toData() })
-      rest = rest.slice(1)
-      continue
-    }
-    for (const c of cols) {
-      p.acc.addChunk(c)
-      out.chunks++
-      out.bytes += c.nbytes
-      out.records += c.recordCount
-    }
-    keepBuffers(cols)
-    rest = rest.slice(cols.length)
-  }
+  const out: StatsBatchResult = { chunks: 0, bytes: 0, records: 0, bad: [] }
+  const walk = await walkBatch(p.decoder, batch, convention, buffers.take(), (chunk) => {
+    const c = chunk.decode()
+    p.acc.addChunk(c)
+    out.chunks++
+    out.bytes += c.nbytes
+    out.records += c.recordCount
+  })
+  buffers.giveBack(walk.buffer)
+  out.bad = walk.bad
   return out
 }
 

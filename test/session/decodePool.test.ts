@@ -4,10 +4,12 @@ import type { Endpoint } from 'comlink'
 import { describe, expect, it } from 'vitest'
 import { openByteSource } from '../../src/io/sourceSpec'
 import { RadError } from '../../src/rad/errors'
-import { decodeBatch, makeDecoder } from '../../src/workers/decodeBatch'
+import { decodeBatch } from '../../src/workers/decodeBatch'
 import { filterBatch } from '../../src/workers/filterBatch'
-import type { Decoder } from '../../src/workers/decodeBatch'
+import { makeDecoder } from '../../src/workers/walkBatch'
+import type { Decoder } from '../../src/workers/walkBatch'
 import { DecodePool } from '../../src/session/decodePool'
+import { lanesOf, runLanes } from '../../src/session/lanes'
 import { confirmUnchanged } from '../../src/io/fileFingerprint'
 import type { ChunkRequest, DecodeApi } from '../../src/workers/protocol'
 import { chunkBuffers } from '../../src/workers/transfer'
@@ -27,8 +29,8 @@ function channelWorker(hung = false): Worker {
     async decode(batch, convention, spare) {
       if (!decoder) throw new Error('open first')
       if (hung) await new Promise(() => undefined)
-      const chunks = await decodeBatch(decoder, batch, convention, spare)
-      return transfer(chunks, chunkBuffers(chunks))
+      const decoded = await decodeBatch(decoder, batch, convention, spare)
+      return transfer(decoded, chunkBuffers(decoded.columns))
     },
     recheck(fingerprint) {
       if (!decoder) throw new Error('open first')
@@ -47,39 +49,54 @@ function channelWorker(hung = false): Worker {
   return worker
 }
 
-describe('DecodePool.bulk', () => {
-  it('hands every chunk to onChunk once, reports a bad one and goes on, and reads into buffers it gave back', async () => {
+describe('DecodePool: the one bad-chunk rule', () => {
+  it('a bad chunk rejects its own request with its error; the batch around it decodes', async () => {
     const reqs = requests()
     const { bytes: broken } = breakChunk(1)
     const pool = new DecodePool(
       { kind: 'file', file: new Blob([broken]) },
-      {
-        size: 2,
-        createWorker: () => channelWorker(),
-        onWorkerFailed: () => undefined,
-      },
+      { size: 1, createWorker: () => channelWorker(), onWorkerFailed: () => undefined },
     )
     try {
       pool.open(prelude, 'none')
       pool.setConvention('header-inclusive')
-      // Chunks 0 and 2 over and over: each its own batch, so buffers are handed back and reused.
-      const spread = Array.from({ length: 12 }, (_, i) => reqs[(i % 2) * 2] as ChunkRequest)
+      const asked = reqs.slice(0, 3).map((r) => pool.request(r, 0))
+      const [first, second, third] = await Promise.allSettled(asked)
+      expect(first?.status === 'fulfilled' && plain(first.value)).toEqual(expected(reqs[0] as ChunkRequest))
+      expect(second?.status === 'rejected' && String(second.reason)).toMatch(/chunk 1/)
+      expect(third?.status === 'fulfilled' && plain(third.value)).toEqual(expected(reqs[2] as ChunkRequest))
+    } finally {
+      pool.dispose()
+    }
+  })
+
+  it('a whole-file pass over the workers (lanes.ts) decodes every chunk once and lists the bad one', async () => {
+    const reqs = requests()
+    const { bytes: broken } = breakChunk(1)
+    const pool = new DecodePool(
+      { kind: 'file', file: new Blob([broken]) },
+      { size: 2, createWorker: () => channelWorker(), onWorkerFailed: () => undefined },
+    )
+    try {
+      pool.open(prelude, 'none')
+      pool.setConvention('header-inclusive')
+      const { calls, convention } = pool.workers()
+      const lanes = lanesOf(calls, (api, batch) => api.decode(batch, convention))
       const seen: number[] = []
-      const sizes = new Set<number>()
-      await pool.bulk(spread, (c) => {
-        expect(plain(c)).toEqual(expected(reqs[c.chunk] as ChunkRequest))
-        seen.push(c.chunk)
-        sizes.add(c.alnStart.buffer.byteLength)
-      })
-      expect(seen.sort((a, b) => a - b)).toEqual(spread.map((r) => r.chunk).sort((a, b) => a - b))
-      // Every batch was read into a spare of the largest batch's size, none into a fresh buffer of its own.
-      expect([...sizes]).toEqual([Math.max(...spread.map((r) => r.nbytes))])
-      const errors: number[] = []
-      const all: number[] = []
-      await pool.bulk(reqs, (c) => all.push(c.chunk), { onChunkError: (req) => errors.push(req.chunk) })
-      expect(errors).toEqual([1])
-      expect(all.sort((a, b) => a - b)).toEqual(reqs.filter((r) => r.chunk !== 1).map((r) => r.chunk))
-      await expect(pool.bulk(reqs, () => undefined)).rejects.toThrow(/chunk 1/)
+      const bad: number[] = []
+      await runLanes(
+        lanes,
+        reqs.map((r) => [r]),
+        (decoded) => {
+          for (const c of decoded.columns) {
+            expect(plain(c)).toEqual(expected(reqs[c.chunk] as ChunkRequest))
+            seen.push(c.chunk)
+          }
+        },
+        { what: 'the test', onBadChunk: (b) => bad.push(b.chunk) },
+      )
+      expect(bad).toEqual([1])
+      expect(seen.sort((a, b) => a - b)).toEqual(reqs.filter((r) => r.chunk !== 1).map((r) => r.chunk))
     } finally {
       pool.dispose()
     }

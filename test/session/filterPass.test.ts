@@ -3,12 +3,11 @@ import { describe, expect, it } from 'vitest'
 import { BytesSource } from '../../src/io/byteSource'
 import { compileFilter, matchRecords } from '../../src/rad/recordFilter'
 import type { RecordFilter } from '../../src/rad/recordFilter'
-import { bulkBatches } from '../../src/session/bulkPass'
-import { makeDecoder } from '../../src/workers/decodeBatch'
+import { passBatches, runLanes } from '../../src/session/lanes'
 import { filterBatch } from '../../src/workers/filterBatch'
-import type { FilterJob } from '../../src/workers/protocol'
-import { FilterMatches, filterPass } from '../../src/session/filterPass'
-import type { FilterLane } from '../../src/session/filterPass'
+import { makeDecoder } from '../../src/workers/walkBatch'
+import type { FilterBatchResult, FilterJob } from '../../src/workers/protocol'
+import { FilterMatches } from '../../src/session/filterPass'
 import type { ChunkRequest } from '../../src/workers/protocol'
 import { SC_READS, salmonScRna } from '../helpers/assays'
 import type { ScRead } from '../helpers/assays'
@@ -23,6 +22,25 @@ function requests(file: ReadResult): ChunkRequest[] {
     offset: index.offset[chunk] ?? 0,
     nbytes: index.nbytes[chunk] ?? 0,
   }))
+}
+
+type FilterLane = (batch: ChunkRequest[], job: FilterJob) => Promise<FilterBatchResult>
+
+/** A filter's run as startFilterRun makes it: the one pass runner, answers in batch order, bad chunks counted. */
+function filterPass(
+  lanes: FilterLane[],
+  batches: ChunkRequest[][],
+  job: FilterJob,
+  onBatch: (found: FilterBatchResult, batch: ChunkRequest[]) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const jobLanes = lanes.map((lane) => (batch: ChunkRequest[]) => lane(batch, job))
+  return runLanes(jobLanes, batches, onBatch, {
+    what: 'the filter',
+    signal,
+    inOrder: true,
+    onBadChunk: () => undefined,
+  })
 }
 
 /** Lanes over a file's bytes; each answers after a random delay, so answers arrive out of order. */
@@ -54,7 +72,7 @@ async function passMatches(
   const size = opts.batch ?? 3
   const batches = opts.batch
     ? Array.from({ length: Math.ceil(reqs.length / size) }, (_, i) => reqs.slice(i * size, (i + 1) * size))
-    : bulkBatches(reqs, file.scan.convention)
+    : passBatches(reqs, file.scan.convention)
   const matches = new FilterMatches()
   const order: number[] = []
   await filterPass(lanes(bytes, file, 4), batches, job, (found, batch) => {
@@ -66,7 +84,7 @@ async function passMatches(
 
 const many: ScRead[] = Array.from({ length: 300 }, (_, i) => SC_READS[(i * 7) % SC_READS.length] as ScRead)
 
-describe('filterPass', () => {
+describe('the filter pass', () => {
   it('takes answers in file order whatever order the lanes finish in', async () => {
     const bytes = radBytes(salmonScRna(many, 4))
     const { file, got, order } = await passMatches(bytes, { ref: 'GeneA' }, { batch: 3 })
@@ -80,7 +98,7 @@ describe('filterPass', () => {
     const all = expected(file, { maxAln: 1 })
     const job: FilterJob = { filter: compileFilter({ maxAln: 1 }, file.prelude, file.sem), collated: false }
     const matches = new FilterMatches(10)
-    await filterPass(lanes(bytes, file, 2), bulkBatches(requests(file), file.scan.convention), job, (found) => {
+    await filterPass(lanes(bytes, file, 2), passBatches(requests(file), file.scan.convention), job, (found) => {
       matches.add(found, (chunk) => file.scan.index.firstRecord[chunk] ?? 0)
     })
     expect(matches.total).toBe(all.length)
