@@ -13,6 +13,7 @@ import { inferSemantics } from '../rad/semantics'
 import type { NbytesConvention } from '../rad/types'
 import type { WorkerCall } from './decodePool'
 import { indexedChunks, lanesOf, passBatches, runLanes } from './lanes'
+import { Store } from './store'
 import type { FilterBatchResult, FilterJob } from '../workers/protocol'
 import type { IndexStore } from '../workers/indexStore'
 import type { ChunkRequest, OpenedFile } from '../workers/protocol'
@@ -105,13 +106,12 @@ function batchBytes(batch: readonly ChunkRequest[], convention: NbytesConvention
  */
 export class FilterRun {
   readonly matches = new FilterMatches()
-  private state: FilterState
-  private readonly listeners = new Set<() => void>()
+  private readonly store: Store<FilterState>
   private readonly controller = new AbortController()
   private readonly started = performance.now()
 
   constructor(filter: RecordFilter) {
-    this.state = {
+    this.store = new Store<FilterState>({
       phase: 'running',
       filter,
       matches: 0,
@@ -125,31 +125,29 @@ export class FilterRun {
       collatedFastPath: false,
       error: undefined,
       elapsedMs: 0,
-    }
+    })
   }
 
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => {
-      this.listeners.delete(listener)
-    }
+  get subscribe(): Store<FilterState>['subscribe'] {
+    return this.store.subscribe
   }
 
-  readonly getState = (): FilterState => this.state
+  get getState(): Store<FilterState>['getState'] {
+    return this.store.getState
+  }
 
   get signal(): AbortSignal {
     return this.controller.signal
   }
 
   update(patch: Partial<FilterState>): void {
-    if (this.state.phase !== 'running') return
-    this.state = { ...this.state, ...patch, elapsedMs: performance.now() - this.started }
-    for (const listener of this.listeners) listener()
+    if (this.store.getState().phase !== 'running') return
+    this.store.update({ ...patch, elapsedMs: performance.now() - this.started })
   }
 
   /** Stops issuing batches; what was found so far stays. */
   cancel(): void {
-    if (this.state.phase !== 'running') return
+    if (this.store.getState().phase !== 'running') return
     this.controller.abort()
     this.update({ phase: 'cancelled' })
   }

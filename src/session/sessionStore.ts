@@ -5,6 +5,7 @@
  * arrive (so the table re-renders without the panels doing so).
  */
 import type { RadError } from '../rad/errors'
+import { Store } from './store'
 import type { Semantics } from '../rad/semantics'
 import type { NbytesConvention } from '../rad/types'
 import type { IndexSource, OpenedFile, ScanProgress, ScanSummary } from '../workers/protocol'
@@ -76,53 +77,50 @@ function initialState(file: { name: string; size: number }): SessionState {
   }
 }
 
+/** The session's state, and a version that moves whenever decoded rows arrive (a store of its own). */
 export class SessionStore {
-  private state: SessionState
-  private readonly listeners = new Set<() => void>()
-  private readonly dataListeners = new Set<() => void>()
-  private dataVersion = 0
+  private readonly store: Store<SessionState>
+  private readonly data = new Store({ version: 0 })
 
   constructor(file: { name: string; size: number }) {
-    this.state = initialState(file)
+    this.store = new Store(initialState(file))
   }
 
   get current(): SessionState {
-    return this.state
+    return this.store.getState()
   }
 
   update(patch: Partial<SessionState>): void {
-    this.state = { ...this.state, ...patch }
-    for (const l of this.listeners) l()
+    this.store.update(patch)
   }
 
   /** Adds a line to the notices. */
   notice(message: string): void {
-    this.update({ notices: [...this.state.notices, message] })
+    this.update({ notices: [...this.current.notices, message] })
   }
 
   /** Decoded rows changed: a chunk arrived or failed. */
   bumpData(): void {
-    this.dataVersion++
-    for (const l of this.dataListeners) l()
+    this.data.update({ version: this.data.getState().version + 1 })
   }
 
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+  get subscribe(): Store<SessionState>['subscribe'] {
+    return this.store.subscribe
   }
 
-  readonly getState = (): SessionState => this.state
-
-  readonly subscribeData = (listener: () => void): (() => void) => {
-    this.dataListeners.add(listener)
-    return () => this.dataListeners.delete(listener)
+  get getState(): Store<SessionState>['getState'] {
+    return this.store.getState
   }
 
-  readonly getDataVersion = (): number => this.dataVersion
+  get subscribeData(): Store<{ version: number }>['subscribe'] {
+    return this.data.subscribe
+  }
+
+  readonly getDataVersion = (): number => this.data.getState().version
 
   /** Forgets every listener (the session is gone). */
   clear(): void {
-    this.listeners.clear()
-    this.dataListeners.clear()
+    this.store.clear()
+    this.data.clear()
   }
 }

@@ -10,6 +10,7 @@ import type { DecodePool } from './decodePool'
 import type { DecodeWorkerApi } from '../workers/protocol'
 import type { IndexStore } from '../workers/indexStore'
 import { indexedChunks } from './lanes'
+import { Store } from './store'
 import { runStatsPass } from './statsPass'
 import type { StatsProgress } from './statsPass'
 import type { StatsCutoffs, StatsReport } from '../workers/protocol'
@@ -41,8 +42,7 @@ const IDLE: StatsView = {
 let nextPass = 1
 
 export class StatsRun {
-  private view: StatsView = IDLE
-  private readonly listeners = new Set<() => void>()
+  private readonly store = new Store<StatsView>(IDLE)
   private abort: AbortController | undefined
   private pass = 0
   private readonly pool: DecodePool
@@ -56,16 +56,16 @@ export class StatsRun {
     this.onFailed = onFailed
   }
 
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+  get subscribe(): Store<StatsView>['subscribe'] {
+    return this.store.subscribe
   }
 
-  readonly getState = (): StatsView => this.view
+  get getState(): Store<StatsView>['getState'] {
+    return this.store.getState
+  }
 
   private update(patch: Partial<StatsView>): void {
-    this.view = { ...this.view, ...patch }
-    for (const l of this.listeners) l()
+    this.store.update(patch)
   }
 
   /** Starts a pass over every indexed chunk (a running one is cancelled first). */
@@ -141,7 +141,7 @@ export class StatsRun {
   }
 
   cancel(): void {
-    if (this.view.phase !== 'running') return
+    if (this.store.getState().phase !== 'running') return
     this.abort?.abort()
   }
 
@@ -165,7 +165,7 @@ export class StatsRun {
    * restored from the cache has no totals in the workers: the pass runs behind it first, once.
    */
   private async askHead<T>(ask: (api: Remote<DecodeWorkerApi>, pass: number) => Promise<T>): Promise<T> {
-    if (this.view.phase !== 'done') throw new Error('the statistics pass has not finished')
+    if (this.store.getState().phase !== 'done') throw new Error('the statistics pass has not finished')
     if (this.behind) {
       this.behind.totals ??= this.totalsBehind(this.behind.index)
       await this.behind.totals
@@ -179,6 +179,6 @@ export class StatsRun {
   dispose(): void {
     this.abort?.abort()
     this.pass = -1
-    this.listeners.clear()
+    this.store.clear()
   }
 }

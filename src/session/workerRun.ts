@@ -4,6 +4,7 @@
  * terminating the worker, so nothing of the job keeps running (ADR 0006).
  */
 import { RadError } from '../rad/errors'
+import { Store } from './store'
 
 export type RunPhase = 'running' | 'done' | 'error' | 'cancelled'
 
@@ -16,8 +17,7 @@ export interface RunState {
 }
 
 export class WorkerRun<S extends RunState, R> {
-  private state: S
-  private readonly listeners = new Set<() => void>()
+  private readonly store: Store<S>
   private settle: ((e: Error) => void) | undefined
   private readonly worker: Worker
   private readonly what: string
@@ -35,7 +35,7 @@ export class WorkerRun<S extends RunState, R> {
     start: (worker: Worker) => Promise<R>,
     finished: (result: R) => Partial<S>,
   ) {
-    this.state = initial
+    this.store = new Store(initial)
     this.worker = worker
     this.what = what
     const stopped = new Promise<never>((_, reject) => {
@@ -52,37 +52,33 @@ export class WorkerRun<S extends RunState, R> {
       },
       (e: unknown) => {
         const error = e instanceof Error ? e : new Error(String(e))
-        if (this.state.phase === 'running') this.finish({ phase: 'error', error } as Partial<S>)
+        if (this.store.getState().phase === 'running') this.finish({ phase: 'error', error } as Partial<S>)
         throw error
       },
     )
   }
 
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+  get subscribe(): Store<S>['subscribe'] {
+    return this.store.subscribe
   }
 
-  readonly getState = (): S => this.state
+  get getState(): Store<S>['getState'] {
+    return this.store.getState
+  }
 
   /** A progress report: ignored once the job is over. */
   protected progress(patch: Partial<S>): void {
-    if (this.state.phase === 'running') this.update(patch)
-  }
-
-  private update(patch: Partial<S>): void {
-    this.state = { ...this.state, ...patch }
-    for (const l of this.listeners) l()
+    if (this.store.getState().phase === 'running') this.store.update(patch)
   }
 
   private finish(patch: Partial<S>): void {
     this.worker.terminate()
-    this.update(patch)
+    this.store.update(patch)
   }
 
   /** Stops the job: the worker is terminated and `done` rejects with CANCELLED. */
   cancel(): void {
-    if (this.state.phase !== 'running') return
+    if (this.store.getState().phase !== 'running') return
     this.finish({ phase: 'cancelled' } as Partial<S>)
     this.settle?.(new RadError('CANCELLED', `the ${this.what} was cancelled`))
   }
