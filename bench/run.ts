@@ -405,7 +405,7 @@ integrity verdict comes when that pass ends. Both in the one index worker; GB/s 
 |---|---:|---:|---:|
 ${r.files.flatMap((f) => (f.twoPass ? [`| ${f.name} | ${fmt(f.twoPass.mapped)} | ${fmt(f.twoPass.mappedRatio)} | ${fmt(f.twoPass.checks, (x) => x.toFixed(3))} |`] : [])).join('\n')}
 
-## Full decode (salmon-1g.rad, the app's decode workers, DecodePool.bulk)
+## Full decode (salmon-1g.rad, the app's decode workers, the one pass runner, bench/page/bulkDecode.ts)
 
 A whole-file pass as the app would make one: ~32 MiB batches, 2 calls in flight per worker, each batch
 read into a buffer a consumed batch gave back and decoded in place (the columns are views on it).
