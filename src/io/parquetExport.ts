@@ -6,13 +6,13 @@
  * one row group whatever the file's size.
  */
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer'
-import type { ColumnSource } from 'hyparquet-writer'
 import { ParquetRows } from '../rad/parquetRows'
 import { parquetMetadata, parquetPlan } from '../rad/parquetSchema'
 import { inferSemantics } from '../rad/semantics'
 import type { ByteSink } from '../rad/subsetWriter'
 import type { Prelude } from '../rad/types'
 import type { ByteSource } from './byteSource'
+import { writeRowGroup } from './parquetRowGroup'
 import { eachSelectedChunk } from './selectedRecords'
 import type { RecordSelection, WalkOptions } from './selectedRecords'
 
@@ -103,20 +103,10 @@ export async function writeParquet(
   const summary: ParquetSummary = { records: 0, rows: 0, rowGroups: 0, bytes: 0 }
   const writeGroup = async (): Promise<void> => {
     const n = rows.rows
-    const columnData = rows.take().map((c, i): ColumnSource => {
-      const encoding = plan.columns[i]?.encoding
-      const data = c.data as ColumnSource['data']
-      if (!encoding) return { name: c.name, data }
-      // Deltas and dictionary indices are bit-packed already: Snappy would spend time to gain little
-      // (bench/results.md). UMIs, written plain, shrink 3× with it.
-      if (encoding === 'PLAIN') return { name: c.name, data, encoding }
-      return { name: c.name, data, encoding, codec: 'UNCOMPRESSED' }
-    })
-    // One row group per call, unless one chunk alone brought more than the cap.
-    const groups = Math.ceil(n / MAX_ROW_GROUP_ROWS)
-    await parquet.write({ columnData, rowGroupSize: Math.ceil(n / groups) || 1 })
+    const columns = rows.take().map((c, i) => ({ ...c, encoding: plan.columns[i]?.encoding }))
+    await writeRowGroup(parquet, columns, n)
     summary.rows += n
-    summary.rowGroups += groups
+    summary.rowGroups++
     opts.onRows?.(summary.rows)
   }
   await eachSelectedChunk(
@@ -124,9 +114,16 @@ export async function writeParquet(
     prelude,
     sel,
     async (c) => {
-      rows.addChunk(c.columns(), c.firstRecord, c.records)
-      summary.records += c.records.length
-      if (rows.rows >= groupRows) await writeGroup()
+      const cols = c.columns()
+      const all = c.records
+      summary.records += all.length
+      // A chunk's records go in pieces when it would take a row group past the cap.
+      for (let from = 0; from < all.length;) {
+        const to = rows.fitEnd(cols, all, from, MAX_ROW_GROUP_ROWS - rows.rows)
+        rows.addChunk(cols, c.firstRecord, from === 0 && to === all.length ? all : all.slice(from, to))
+        from = to
+        if (rows.rows >= groupRows || to < all.length) await writeGroup()
+      }
     },
     { blockSize: READ_BLOCK, ...opts },
   )
