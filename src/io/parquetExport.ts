@@ -48,10 +48,10 @@ export const ROW_GROUP_ROWS = 1 << 18
 
 /**
  * Rows per row group with `perRecord`: each row holds its alignments as
- * objects the writer walks, so far fewer keep memory where the per-alignment
- * table has it (bench/results.md).
+ * objects the writer walks (their garbage sets the peak), so far fewer: on
+ * the 10x file 2^14 records peak at 328 MiB, 2^13 at 264 (bench/results.md).
  */
-export const RECORD_GROUP_ROWS = 1 << 14
+export const RECORD_GROUP_ROWS = 1 << 13
 
 /** Reads of 4 MiB, not the scan's 16: the writer, not the disk, sets the pace, and memory counts. */
 const READ_BLOCK = 4 << 20
