@@ -172,14 +172,6 @@ export class ParquetRows {
         this.fillNumbers(out, n, () => cols.chunk)
         return
       }
-      case 'alignment': {
-        this.fillNumbers(out, n, (i) => rows.a[i] ?? 0)
-        return
-      }
-      case 'n_alignments': {
-        this.fillNumbers(out, n, (i) => (cols.alnStart[(r[i] ?? 0) + 1] ?? 0) - (cols.alnStart[r[i] ?? 0] ?? 0))
-        return
-      }
       case 'readTag': {
         appendTag(out, cols.readColumns[s.tag] as Column, r, n)
         return
@@ -189,7 +181,8 @@ export class ParquetRows {
         return
       }
       default:
-        throw new Error(`internal: column ${c.name} is built as a dictionary`)
+        // alignment, n_alignments, barcodes, references, orientations: fillDictionary; UMIs: fillPlainSequence.
+        throw new Error(`internal: column ${c.name} is not built as values for the writer`)
     }
   }
 

@@ -11,8 +11,8 @@ import type { ParquetKind } from './parquetSchema'
 /** A list element of `--per record` tables: one alignment's fields. */
 export type AlignmentRow = Record<string, number | bigint | boolean | string>
 
-/** One value held in an array (not a typed array); bytes are UTF-8 text written as it is. */
-export type PlainValue = boolean | string | Uint8Array | AlignmentRow[]
+/** One value held in an array (not a typed array). */
+export type PlainValue = boolean | string | AlignmentRow[]
 
 /** A column's values for the writer, or its pages encoded here (parquetDictionary.ts). */
 export type ParquetData =
@@ -70,22 +70,6 @@ export class ColumnValues {
     ;(next as Float64Array).set(old as Float64Array)
     this.typed = next
     return next
-  }
-
-  /** Where `bytes` copies go: views of it are the values, so it is never reused, only replaced. */
-  private arena = new Uint8Array(0)
-  private arenaAt = 0
-
-  /** A copy of `bytes` in this column's arena (one allocation per MiB, not per value). */
-  copyBytes(bytes: Uint8Array): Uint8Array {
-    if (this.arenaAt + bytes.length > this.arena.length) {
-      this.arena = new Uint8Array(Math.max(1 << 20, bytes.length))
-      this.arenaAt = 0
-    }
-    const view = this.arena.subarray(this.arenaAt, this.arenaAt + bytes.length)
-    view.set(bytes)
-    this.arenaAt += bytes.length
-    return view
   }
 
   push(value: PlainValue): void {
