@@ -1,18 +1,19 @@
 /**
  * A selection of records as a Parquet file (docs/engines.md, ADR 0012): the
  * table of rad/parquetSchema.ts, filled chunk by chunk (rad/parquetRows.ts)
- * and written by hyparquet-writer one row group at a time. After each row
- * group the bytes go to the sink and the buffers start again, so memory holds
- * one row group whatever the file's size.
+ * and written one row group at a time (io/parquetRowGroup.ts: the pages this
+ * project encodes, the other columns by hyparquet-writer, in its file). After
+ * each row group the bytes go to the sink and the buffers start again, so
+ * memory holds one row group whatever the file's size.
  */
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer'
-import type { ColumnSource } from 'hyparquet-writer'
 import { ParquetRows } from '../rad/parquetRows'
 import { parquetMetadata, parquetPlan } from '../rad/parquetSchema'
 import { inferSemantics } from '../rad/semantics'
 import type { ByteSink } from '../rad/subsetWriter'
 import type { Prelude } from '../rad/types'
 import type { ByteSource } from './byteSource'
+import { writeRowGroup } from './parquetRowGroup'
 import { eachSelectedChunk } from './selectedRecords'
 import type { RecordSelection, WalkOptions } from './selectedRecords'
 
@@ -23,7 +24,7 @@ export interface ParquetOptions {
   producer?: string
   /** The source file's name for the metadata. */
   source?: string
-  /** Rows per row group (at most 1M; default ROW_GROUP_ROWS). */
+  /** Rows per row group (at most 1M; default ROW_GROUP_ROWS, RECORD_GROUP_ROWS with `perRecord`). */
   rowGroupRows?: number
   /** Rows written so far, after each row group. */
   onRows?: (rows: number) => void
@@ -37,12 +38,20 @@ export interface ParquetSummary {
 }
 
 /**
- * Rows per row group, well under the 1M cap. A row group's columns and the
- * writer's copies of them are what memory holds, and the garbage they leave
- * is what the heap floats on: 2^16 rows keep a 24M-alignment export near
- * 270 MB, 2^17 near 320 (bench/results.md).
+ * Rows per row group, well under the 1M cap. The columns this project encodes
+ * (rad/parquetDictionary.ts) reuse their buffers, so a row group's memory is
+ * about its rows' bytes: on the 24M-alignment 10x file 2^16 rows peak near
+ * 165 MiB, 2^18 near 195, 2^19 near 215; larger groups share the reference
+ * dictionary more (362, 288, 273 MB out) and run faster (bench/results.md).
  */
-export const ROW_GROUP_ROWS = 1 << 16
+export const ROW_GROUP_ROWS = 1 << 18
+
+/**
+ * Rows per row group with `perRecord`: each row holds its alignments as
+ * objects the writer walks (their garbage sets the peak), so far fewer: on
+ * the 10x file 2^14 records peak at 328 MiB, 2^13 at 264 (bench/results.md).
+ */
+export const RECORD_GROUP_ROWS = 1 << 13
 
 /** Reads of 4 MiB, not the scan's 16: the writer, not the disk, sets the pace, and memory counts. */
 const READ_BLOCK = 4 << 20
@@ -86,9 +95,7 @@ export async function writeParquet(
 ): Promise<ParquetSummary> {
   const sem = inferSemantics(prelude)
   const plan = parquetPlan(prelude, sem, opts.perRecord ?? false)
-  // A `--per record` row holds its alignments as objects: a quarter as many rows keep memory
-  // where the per-alignment table has it (bench/results.md).
-  const defaultRows = plan.perRecord ? ROW_GROUP_ROWS >> 2 : ROW_GROUP_ROWS
+  const defaultRows = plan.perRecord ? RECORD_GROUP_ROWS : ROW_GROUP_ROWS
   const groupRows = Math.min(opts.rowGroupRows ?? defaultRows, MAX_ROW_GROUP_ROWS)
   const rows = new ParquetRows(plan, prelude, sem, groupRows)
   const writer = new SinkWriter(sink)
@@ -103,20 +110,10 @@ export async function writeParquet(
   const summary: ParquetSummary = { records: 0, rows: 0, rowGroups: 0, bytes: 0 }
   const writeGroup = async (): Promise<void> => {
     const n = rows.rows
-    const columnData = rows.take().map((c, i): ColumnSource => {
-      const encoding = plan.columns[i]?.encoding
-      const data = c.data as ColumnSource['data']
-      if (!encoding) return { name: c.name, data }
-      // Deltas and dictionary indices are bit-packed already: Snappy would spend time to gain little
-      // (bench/results.md). UMIs, written plain, shrink 3× with it.
-      if (encoding === 'PLAIN') return { name: c.name, data, encoding }
-      return { name: c.name, data, encoding, codec: 'UNCOMPRESSED' }
-    })
-    // One row group per call, unless one chunk alone brought more than the cap.
-    const groups = Math.ceil(n / MAX_ROW_GROUP_ROWS)
-    await parquet.write({ columnData, rowGroupSize: Math.ceil(n / groups) || 1 })
+    const columns = rows.take().map((c, i) => ({ ...c, encoding: plan.columns[i]?.encoding }))
+    await writeRowGroup(parquet, columns, n)
     summary.rows += n
-    summary.rowGroups += groups
+    summary.rowGroups++
     opts.onRows?.(summary.rows)
   }
   await eachSelectedChunk(
@@ -124,9 +121,16 @@ export async function writeParquet(
     prelude,
     sel,
     async (c) => {
-      rows.addChunk(c.columns(), c.firstRecord, c.records)
-      summary.records += c.records.length
-      if (rows.rows >= groupRows) await writeGroup()
+      const cols = c.columns()
+      const all = c.records
+      summary.records += all.length
+      // A chunk's records go in pieces when it would take a row group past the cap.
+      for (let from = 0; from < all.length;) {
+        const to = rows.fitEnd(cols, all, from, MAX_ROW_GROUP_ROWS - rows.rows)
+        rows.addChunk(cols, c.firstRecord, from === 0 && to === all.length ? all : all.slice(from, to))
+        from = to
+        if (rows.rows >= groupRows || to < all.length) await writeGroup()
+      }
     },
     { blockSize: READ_BLOCK, ...opts },
   )

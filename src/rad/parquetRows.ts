@@ -11,7 +11,8 @@ import { columnValue } from './columns'
 import { canonicalJson, unpackAlignment, valueText } from './display'
 import { ALIGNMENTS_COLUMN } from './parquetSchema'
 import type { ParquetColumn, ParquetKind, ParquetPlan } from './parquetSchema'
-import { ColumnValues } from './parquetValues'
+import { DictionaryValues, encodeUtf8 } from './parquetDictionary'
+import { ColumnValues, PlainByteArrays } from './parquetValues'
 import type { AlignmentRow, ParquetData, PlainValue } from './parquetValues'
 import { SequenceReader } from './parquetSequences'
 import type { Semantics, SequenceField } from './semantics'
@@ -29,8 +30,16 @@ interface ChunkRows {
   a: Int32Array
 }
 
-/** Cached sequences (barcodes repeat on every alignment and across records); cleared when large. */
-const SEQUENCE_CACHE_LIMIT = 1 << 16
+/** What gathers a column's values: typed or plain values for the writer, or pages encoded here. */
+type Builder = ColumnValues | DictionaryValues | PlainByteArrays
+
+function builder(c: ParquetColumn, capacity: number): Builder {
+  if (c.encoding === 'RLE_DICTIONARY') return new DictionaryValues()
+  if (c.source.from === 'sequence') return new PlainByteArrays()
+  return new ColumnValues(c.kind, capacity)
+}
+
+const ORIENTATIONS = [encodeUtf8('rc'), encodeUtf8('fw')] as const
 
 /** A tag value for a column of `kind` when it is not copied typed array to typed array. */
 function tagValue(col: Column, i: number, kind: ParquetKind): PlainValue {
@@ -79,9 +88,10 @@ export class ParquetRows {
   readonly plan: ParquetPlan
   private readonly prelude: Prelude
   private readonly sem: Semantics
-  private readonly values: ColumnValues[]
+  private readonly values: Builder[]
   private readonly list: ColumnValues | undefined
-  private readonly caches = new Map<number, Map<number, string>>()
+  /** Reference names as UTF-8, encoded when first met. */
+  private readonly refBytes: (Uint8Array | undefined)[] = []
   /** Rows a record of `naln` alignments has. */
   private readonly rowsOf: (naln: number) => number
   private index = { r: new Int32Array(0), k: new Int32Array(0), a: new Int32Array(0) }
@@ -90,7 +100,7 @@ export class ParquetRows {
     this.plan = plan
     this.prelude = prelude
     this.sem = sem
-    this.values = plan.columns.map((c) => new ColumnValues(c.kind, capacity))
+    this.values = plan.columns.map((c) => builder(c, capacity))
     this.list = plan.alignmentFields.length > 0 ? new ColumnValues('string', capacity) : undefined
     // As view: with no alignment tags, one line per record that has alignments (viewLine.ts).
     this.rowsOf = plan.perRecord ? () => 1 : prelude.alnTags.length === 0 ? (n) => Math.min(n, 1) : (n) => n
@@ -100,12 +110,27 @@ export class ParquetRows {
   addChunk(cols: ChunkColumns, firstRecord: number, records: ArrayLike<number>): void {
     const rows = this.chunkRows(cols, firstRecord, records)
     this.plan.columns.forEach((c, i) => {
-      this.fill(c, this.values[i] as ColumnValues, rows)
+      const out = this.values[i] as Builder
+      if (out instanceof DictionaryValues) this.fillDictionary(c, out, rows)
+      else if (out instanceof PlainByteArrays) this.fillPlainSequence(c, out, rows)
+      else this.fill(c, out, rows)
     })
     if (this.list) {
       for (let i = 0; i < rows.n; i++) this.list.push(this.alignmentList(cols, rows.r[i] ?? 0))
     }
     this.rows += rows.n
+  }
+
+  /** The end of the `records` from `from` on whose rows fit in `room` more (at least one record). */
+  fitEnd(cols: ChunkColumns, records: ArrayLike<number>, from: number, room: number): number {
+    let n = 0
+    let to = from
+    for (; to < records.length; to++) {
+      const r = records[to] ?? 0
+      n += this.rowsOf((cols.alnStart[r + 1] ?? 0) - (cols.alnStart[r] ?? 0))
+      if (n > room && to > from) break
+    }
+    return to
   }
 
   /** Which record and alignment each of the chunk's new rows shows. */
@@ -147,18 +172,6 @@ export class ParquetRows {
         this.fillNumbers(out, n, () => cols.chunk)
         return
       }
-      case 'alignment': {
-        this.fillNumbers(out, n, (i) => rows.a[i] ?? 0)
-        return
-      }
-      case 'n_alignments': {
-        this.fillNumbers(out, n, (i) => (cols.alnStart[(r[i] ?? 0) + 1] ?? 0) - (cols.alnStart[r[i] ?? 0] ?? 0))
-        return
-      }
-      case 'sequence': {
-        this.fillSequence(out, rows, s.field, s.repeats)
-        return
-      }
       case 'readTag': {
         appendTag(out, cols.readColumns[s.tag] as Column, r, n)
         return
@@ -168,32 +181,67 @@ export class ParquetRows {
         return
       }
       default:
-        if (this.fillBit31(out, rows, s.from)) return
-        for (let i = 0; i < n; i++) out.push(this.alignmentWord(cols, r[i] ?? 0, rows.k[i] ?? 0, s.from))
+        // alignment, n_alignments, barcodes, references, orientations: fillDictionary; UMIs: fillPlainSequence.
+        throw new Error(`internal: column ${c.name} is not built as values for the writer`)
+    }
+  }
+
+  /** A dictionary column: numbers, barcodes, reference names, orientations (parquetDictionary.ts). */
+  private fillDictionary(c: ParquetColumn, out: DictionaryValues, rows: ChunkRows): void {
+    const s = c.source
+    const { cols, n, r } = rows
+    const { alnStart } = cols
+    const idx = out.reserve(n)
+    const at = out.length
+    out.length += n
+    if (s.from === 'alignment' || s.from === 'n_alignments') {
+      for (let i = 0; i < n; i++) {
+        const ri = r[i] ?? 0
+        const v = s.from === 'alignment' ? (rows.a[i] ?? 0) : (alnStart[ri + 1] ?? 0) - (alnStart[ri] ?? 0)
+        const e = out.find(v, 0)
+        idx[at + i] = e >= 0 ? e : out.addInt32(v)
+      }
+    } else if (s.from === 'sequence') {
+      this.fillBarcode(out, rows, s.field, at)
+    } else if (s.from === 'reference' || s.from === 'orientation') {
+      if (this.fillBit31(out, rows, s.from, at)) return
+      for (let i = 0; i < n; i++) idx[at + i] = out.text(this.alignmentWord(cols, r[i] ?? 0, rows.k[i] ?? 0, s.from))
+    } else {
+      throw new Error(`internal: column ${c.name} has no dictionary`)
     }
   }
 
   /**
    * Reference names and orientations straight from a u32 word with the
    * orientation in bit 31 and the reference id below (§5.3, §7.1), as
-   * unpackAlignment reads it; false for any other layout.
+   * unpackAlignment reads it, keyed by id or bit; false for any other layout.
    */
-  private fillBit31(out: ColumnValues, rows: ChunkRows, what: 'reference' | 'orientation'): boolean {
+  private fillBit31(out: DictionaryValues, rows: ChunkRows, what: 'reference' | 'orientation', at: number): boolean {
     const { orientation, reference } = this.sem
     const col = orientation ? rows.cols.alnColumns[orientation.tag] : undefined
     if (orientation?.encoding !== 'bit31' || col?.kind !== 'u32') return false
     if (what === 'reference' && reference?.packed !== 'bit31') return false
     const words = col.values
-    const names = this.prelude.refNames
-    const { plain, length: at } = out
+    const idx = out.indices
     for (let i = 0; i < rows.n; i++) {
       const word = words[rows.k[i] ?? 0] ?? 0
-      const ref = word & 0x7fffffff
-      if (what === 'orientation') plain[at + i] = word >>> 31 === 1 ? 'fw' : 'rc'
-      else plain[at + i] = names[ref] ?? `<ref ${String(ref)} out of range>`
+      const key = what === 'orientation' ? word >>> 31 : word & 0x7fffffff
+      const e = out.find(key, 0)
+      if (e >= 0) idx[at + i] = e
+      else if (what === 'orientation') idx[at + i] = out.addBytes(key, 0, ORIENTATIONS[key === 1 ? 1 : 0])
+      else idx[at + i] = out.addBytes(key, 0, this.referenceBytes(key))
     }
-    out.length += rows.n
     return true
+  }
+
+  private referenceBytes(ref: number): Uint8Array {
+    let bytes = this.refBytes[ref]
+    if (bytes === undefined) {
+      const name = this.prelude.refNames[ref] ?? `<ref ${String(ref)} out of range>`
+      bytes = encodeUtf8(name)
+      if (ref < this.prelude.refNames.length) this.refBytes[ref] = bytes
+    }
+    return bytes
   }
 
   private fillNumbers(out: ColumnValues, n: number, value: (i: number) => number): void {
@@ -203,43 +251,37 @@ export class ParquetRows {
     out.length += n
   }
 
-  /**
-   * Rows of one record share its sequence, decoded once per record: as text
-   * through a cache for barcodes (a dictionary column: cells come back), as
-   * bytes for UMIs (plain: hardly any value comes back beyond its record).
-   */
-  private fillSequence(out: ColumnValues, rows: ChunkRows, field: SequenceField, repeats: boolean): void {
+  /** Barcodes: one dictionary lookup per record, by its packed words (its text when not packed). */
+  private fillBarcode(out: DictionaryValues, rows: ChunkRows, field: SequenceField, at: number): void {
     const reader = new SequenceReader(rows.cols.readColumns[field.tag] as Column, field)
-    const { plain, length: at } = out
+    const idx = out.indices
     let lastRecord = -1
-    let value: PlainValue = ''
+    let e = 0
     for (let i = 0; i < rows.n; i++) {
       const r = rows.r[i] ?? 0
       if (r !== lastRecord) {
-        value = repeats ? this.cachedText(reader, r, field.tag) : this.umiBytes(out, reader, r)
+        lastRecord = r
+        if (!reader.load(r)) e = out.text(reader.text(r))
+        else if ((e = out.find(reader.lo, reader.hi)) < 0) e = out.addSequence(reader.lo, reader.hi, reader.len)
+      }
+      idx[at + i] = e
+    }
+  }
+
+  /** UMIs: each record's decoded once, then written for each of its rows. */
+  private fillPlainSequence(c: ParquetColumn, out: PlainByteArrays, rows: ChunkRows): void {
+    if (c.source.from !== 'sequence') throw new Error(`internal: column ${c.name} is not a sequence`)
+    const reader = new SequenceReader(rows.cols.readColumns[c.source.field.tag] as Column, c.source.field)
+    let lastRecord = -1
+    let value: Uint8Array | string = ''
+    for (let i = 0; i < rows.n; i++) {
+      const r = rows.r[i] ?? 0
+      if (r !== lastRecord) {
+        value = reader.bytes(r)
         lastRecord = r
       }
-      plain[at + i] = value
+      out.push(value)
     }
-    out.length += rows.n
-  }
-
-  private umiBytes(out: ColumnValues, reader: SequenceReader, r: number): PlainValue {
-    const bytes = reader.bytes(r)
-    return typeof bytes === 'string' ? bytes : out.copyBytes(bytes)
-  }
-
-  private cachedText(reader: SequenceReader, r: number, tag: number): string {
-    const key = reader.key(r)
-    if (key === undefined) return reader.text(r)
-    let cache = this.caches.get(tag)
-    if (!cache || cache.size > SEQUENCE_CACHE_LIMIT) {
-      cache = new Map<number, string>()
-      this.caches.set(tag, cache)
-    }
-    let text = cache.get(key)
-    if (text === undefined) cache.set(key, (text = reader.text(r)))
-    return text
   }
 
   /** The reference name or the orientation of alignment `k` of record `r`, as `view` shows them. */
@@ -291,7 +333,7 @@ export class ParquetRows {
 
   /** The rows so far as `{ name, data }` per top-level column; the builder starts again empty. */
   take(): { name: string; data: ParquetData }[] {
-    const out = this.plan.columns.map((c, i) => ({ name: c.name, data: (this.values[i] as ColumnValues).take() }))
+    const out = this.plan.columns.map((c, i) => ({ name: c.name, data: (this.values[i] as Builder).take() }))
     if (this.list) out.push({ name: ALIGNMENTS_COLUMN, data: this.list.take() })
     this.rows = 0
     return out

@@ -102,13 +102,16 @@ function tagKind(tag: TagDesc): { kind: ParquetKind; converted?: ParquetSchemaEl
 
 /**
  * Encodings by source: record and chunk numbers climb, so deltas take a bit or
- * two; sequences, references and orientations repeat, so a dictionary (which
- * also spares the writer turning every row's string into bytes, ADR 0012).
+ * two; barcodes, references, orientations and alignment numbers repeat, so a
+ * dictionary, built by this project from integer keys (parquetDictionary.ts,
+ * ADR 0012): no string per row.
  */
 function encodingOf(source: ColumnSource): ParquetEncoding | undefined {
   if (source.from === 'record' || source.from === 'chunk') return 'DELTA_BINARY_PACKED'
   // UMIs hardly repeat beyond their record: a dictionary would hold nearly every value once more.
   if (source.from === 'sequence') return source.repeats ? 'RLE_DICTIONARY' : 'PLAIN'
+  // Small numbers that repeat: a dictionary built here from the numbers themselves (parquetDictionary.ts).
+  if (source.from === 'alignment' || source.from === 'n_alignments') return 'RLE_DICTIONARY'
   return source.from === 'reference' || source.from === 'orientation' ? 'RLE_DICTIONARY' : undefined
 }
 

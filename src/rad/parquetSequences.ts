@@ -22,8 +22,12 @@ export function writeBases(out: Uint8Array, at: number, lo: number, hi: number, 
   }
 }
 
-/** Reads record sequences of one column as ACGT bytes or text. */
+/** Reads record sequences of one column as their packed words, as ACGT bytes, or as text. */
 export class SequenceReader {
+  /** The packed value `load` read: low and high 32-bit words. */
+  lo = 0
+  hi = 0
+  readonly len: number
   private readonly col: Column
   private readonly field: SequenceField
   private readonly packed: ReturnType<typeof packedWords>
@@ -32,33 +36,28 @@ export class SequenceReader {
   constructor(col: Column, field: SequenceField) {
     this.col = col
     this.field = field
+    this.len = field.len
     this.packed = field.len > 0 && field.len <= MAX_PACKED ? packedWords(col) : undefined
+  }
+
+  /** Reads record `r`'s packed value into `lo` and `hi`; false when the column is not packed. */
+  load(r: number): boolean {
+    const p = this.packed
+    if (!p) return false
+    this.lo = p.words[r * p.stride] ?? 0
+    this.hi = p.stride === 2 ? (p.words[r * 2 + 1] ?? 0) : 0
+    return true
   }
 
   /** Record `r`'s sequence as ASCII bytes (a view of `scratch`, valid until the next call), or text when not packed. */
   bytes(r: number): Uint8Array | string {
-    const p = this.packed
-    if (!p) return sequenceText(this.col, r, this.field)
-    const lo = p.words[r * p.stride] ?? 0
-    const hi = p.stride === 2 ? (p.words[r * 2 + 1] ?? 0) : 0
-    const len = this.field.len
-    writeBases(this.scratch, 0, lo, hi, len)
-    return this.scratch.subarray(0, len)
+    if (!this.load(r)) return this.text(r)
+    writeBases(this.scratch, 0, this.lo, this.hi, this.len)
+    return this.scratch.subarray(0, this.len)
   }
 
-  /** Record `r`'s sequence as text (`view`'s). */
+  /** Record `r`'s sequence as text (`view`'s), for a column that is not packed. */
   text(r: number): string {
-    const bytes = this.bytes(r)
-    return typeof bytes === 'string' ? bytes : String.fromCharCode(...bytes)
-  }
-
-  /** A key for caching record `r`'s text: its packed value, or undefined when there is none. */
-  key(r: number): number | undefined {
-    const p = this.packed
-    if (!p) return undefined
-    const lo = p.words[r * p.stride] ?? 0
-    // Both halves in one Number key when the high word is small enough to keep it exact (< 2^21).
-    const hi = p.stride === 2 ? (p.words[r * 2 + 1] ?? 0) : 0
-    return hi < 1 << 21 ? hi * 2 ** 32 + lo : undefined
+    return sequenceText(this.col, r, this.field)
   }
 }

@@ -4,17 +4,19 @@
  * strings, booleans and lists. `take()` hands them over in the form the
  * writer (hyparquet-writer, ADR 0012) takes fastest.
  */
+import { Bytes, encodeUtf8 } from './parquetDictionary'
+import type { EncodedPages } from './parquetDictionary'
 import type { ParquetKind } from './parquetSchema'
 
 /** A list element of `--per record` tables: one alignment's fields. */
 export type AlignmentRow = Record<string, number | bigint | boolean | string>
 
-/** One value held in an array (not a typed array); bytes are UTF-8 text written as it is. */
-export type PlainValue = boolean | string | Uint8Array | AlignmentRow[]
+/** One value held in an array (not a typed array). */
+export type PlainValue = boolean | string | AlignmentRow[]
 
-/** A column's values for the writer. */
+/** A column's values for the writer, or its pages encoded here (parquetDictionary.ts). */
 export type ParquetData =
-  Int32Array | BigInt64Array | BigUint64Array | Float32Array | Float64Array | number[] | PlainValue[]
+  Int32Array | BigInt64Array | BigUint64Array | Float32Array | Float64Array | number[] | PlainValue[] | EncodedPages
 
 export type TypedValues = Int32Array | Uint32Array | BigInt64Array | BigUint64Array | Float32Array | Float64Array
 
@@ -70,22 +72,6 @@ export class ColumnValues {
     return next
   }
 
-  /** Where `bytes` copies go: views of it are the values, so it is never reused, only replaced. */
-  private arena = new Uint8Array(0)
-  private arenaAt = 0
-
-  /** A copy of `bytes` in this column's arena (one allocation per MiB, not per value). */
-  copyBytes(bytes: Uint8Array): Uint8Array {
-    if (this.arenaAt + bytes.length > this.arena.length) {
-      this.arena = new Uint8Array(Math.max(1 << 20, bytes.length))
-      this.arenaAt = 0
-    }
-    const view = this.arena.subarray(this.arenaAt, this.arenaAt + bytes.length)
-    view.set(bytes)
-    this.arenaAt += bytes.length
-    return view
-  }
-
   push(value: PlainValue): void {
     this.plain[this.length++] = value
   }
@@ -109,6 +95,36 @@ export class ColumnValues {
     if (this.kind === 'n64' && allBelow(typed as Float64Array, n, 2 ** 31)) {
       return Int32Array.from(typed.subarray(0, n) as Float64Array)
     }
-    return typed.subarray(0, n) as ParquetData
+    return typed.subarray(0, n)
+  }
+}
+
+/**
+ * Byte arrays written PLAIN (UMIs: hardly any comes back beyond its record, so
+ * a dictionary would hold nearly every one again): each row's length and ASCII
+ * go straight into the data page's body, no value object per row.
+ */
+export class PlainByteArrays {
+  length = 0
+  private readonly page = new Bytes()
+
+  /** Appends `value` as the next row. */
+  push(value: Uint8Array | string): void {
+    const bytes = typeof value === 'string' ? encodeUtf8(value) : value
+    const n = bytes.length
+    const at = this.page.grow(4 + n)
+    this.page.u32(at, n)
+    const b = this.page.buf
+    for (let i = 0; i < n; i++) b[at + 4 + i] = bytes[i] ?? 0
+    this.length++
+  }
+
+  /** The row group's data page (a view valid until the next push); the column starts again empty. */
+  take(): EncodedPages {
+    const rows = this.length
+    const data = this.page.buf.subarray(0, this.page.at)
+    this.length = 0
+    this.page.at = 0
+    return { encoding: 'PLAIN', rows, data, compress: true }
   }
 }
