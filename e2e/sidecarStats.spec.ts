@@ -114,6 +114,13 @@ test('dropped with its rad index sidecar: the whole panel at once, from the side
   await page.setViewportSize({ width: 1440, height: 1300 })
   await page.emulateMedia({ colorScheme: 'light' })
   await panel.screenshot({ path: `${SHOTS}/stats-from-sidecar-1440-light.png` })
+  await page.screenshot({ path: `${SHOTS}/stats-from-sidecar-page-1440-light.png` })
+  // At 390 px the status line and Count here wrap inside the page: nothing overflows it.
+  await page.setViewportSize({ width: 390, height: 900 })
+  await page.screenshot({ path: `${SHOTS}/stats-from-sidecar-page-390-light.png` })
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+  expect(overflow).toBeLessThanOrEqual(0)
+  await page.setViewportSize({ width: 1440, height: 1300 })
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
     await expectAccessible(page, `statistics from the sidecar (${scheme})`)
