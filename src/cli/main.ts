@@ -32,6 +32,8 @@ interface Args {
   cells: CellArgs | undefined
   /** `export A.rad B.rad … --out DIR`: every input. */
   files: string[]
+  /** `index --no-stats`: the sidecar without its statistics section. */
+  noStats: boolean
 }
 
 /** What is wrong with export's own flags, if anything. */
@@ -65,6 +67,7 @@ function parseArgs(all: string[]): Args | { help: string } | string {
   let chunk: number | undefined
   let header = false
   let statsFormat: StatsFormat = 'summary'
+  let noStats = false
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? ''
     if (arg === '--chunk') {
@@ -74,6 +77,8 @@ function parseArgs(all: string[]): Args | { help: string } | string {
       header = true
     } else if (arg === '--json' || arg === '--tsv') {
       statsFormat = arg === '--json' ? 'json' : 'tsv'
+    } else if (arg === '--no-stats') {
+      noStats = true
     } else if (arg === '-h' || arg === '--help') {
       return { help: commandUsage(positional[0]) }
     } else {
@@ -91,8 +96,10 @@ function parseArgs(all: string[]): Args | { help: string } | string {
   const exportProblem = exportFlagProblem(command, subset, output)
   if (exportProblem !== undefined) return exportProblem
   if (cells && command !== 'stats') return `--t2g and the other cell flags apply to stats, not ${command}`
+  if (noStats && command !== 'index') return `--no-stats applies to index, not ${command}`
   const files = positional.slice(1)
-  return { command, file, output: study ? undefined : output, chunk, header, statsFormat, filter, subset, cells, files }
+  const out = study ? undefined : output
+  return { command, file, output: out, chunk, header, statsFormat, filter, subset, cells, files, noStats }
 }
 
 /** The file a command writes, if it writes one. */
@@ -119,7 +126,7 @@ async function run(args: Args, out: Output): Promise<number> {
       case 'validate':
         return await runValidate(source, out)
       case 'index':
-        return await runIndex(source, args.file, out)
+        return await runIndex(source, args.file, out, !args.noStats)
       case 'salvage':
         return await runSalvage(source, args.output ?? '', out)
       case 'stats':

@@ -102,8 +102,11 @@ function mergeInto(acc: ReturnType<typeof createStatsAccumulator>, states: Stats
   while (states.length > 0) acc.merge(states.shift()!)
 }
 
-/** The statistics pass: every chunk checked and counted (on worker threads for mid-sized files). */
-async function firstPass(source: ByteSource, prelude: Prelude, sem: Semantics) {
+/**
+ * The statistics pass: every chunk checked and counted (on worker threads for mid-sized files).
+ * `rad index` runs it too, and builds the sidecar's index from its scan (indexCommand.ts).
+ */
+export async function firstPass(source: ByteSource, prelude: Prelude, sem: Semantics) {
   const threads = await startThreads(source, prelude)
   const acc = createStatsAccumulator(prelude, sem)
   const scan = await scanChunks(source, prelude, {

@@ -41,9 +41,13 @@ const COMMANDS: Record<string, CommandUsage> = {
   },
   validate: { synopsis: 'validate FILE', summary: 'check every chunk (and every .sz frame’s checksum)' },
   index: {
-    synopsis: 'index FILE',
+    synopsis: 'index FILE [--no-stats]',
     summary: 'scan FILE once and write its sidecar index FILE.rdx (docs/sidecar.md)',
-    details: 'FILE.rdx is replaced through a temporary file, never written through a link.',
+    details:
+      'The same walk counts the whole-file statistics (rad stats FILE --json, and the knee curve):\n' +
+      'the viewer shows them from the sidecar without reading the file.\n' +
+      '  --no-stats              index and check only: no statistics section (a faster walk)\n\n' +
+      'FILE.rdx is replaced through a temporary file, never written through a link.',
   },
   salvage: {
     synopsis: 'salvage IN OUT',

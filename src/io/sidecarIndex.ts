@@ -6,12 +6,13 @@
  */
 import { integrityStatus } from '../rad/integrity'
 import { inferSemantics } from '../rad/semantics'
-import type { KnownIndex, SidecarStatus } from '../rad/sidecar'
+import type { HashedFingerprint, KnownIndex, SidecarStatus } from '../rad/sidecar'
 import { makeCheckPlan } from '../rad/valueChecks'
 import type { ByteSource } from './byteSource'
 import { takeHashedFingerprint } from './fileFingerprint'
 import { openRad } from './openRad'
 import { scanChunks } from './scanChunks'
+import type { ScanResult } from './scanChunks'
 
 /** Scans `file` (throws RadError when its prelude cannot be read) and returns its index as a sidecar holds it. */
 export async function scanForSidecar(file: ByteSource, signal?: AbortSignal): Promise<KnownIndex> {
@@ -21,6 +22,15 @@ export async function scanForSidecar(file: ByteSource, signal?: AbortSignal): Pr
     check: makeCheckPlan(prelude, inferSemantics(prelude)),
     ...(signal ? { signal } : {}),
   })
+  return knownIndexOf(fingerprint, container, scan)
+}
+
+/** The KnownIndex of a checked scan (every chunk's records checked, as scanForSidecar's), without statistics. */
+export function knownIndexOf(
+  fingerprint: HashedFingerprint,
+  container: KnownIndex['container'],
+  scan: ScanResult,
+): KnownIndex {
   // The prelude was read, so the status is never 'unreadable'.
   const status = integrityStatus(scan.issues, true) as SidecarStatus
   return {

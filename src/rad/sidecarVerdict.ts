@@ -25,6 +25,11 @@ export interface DroppedSection {
   section: 'verdict' | 'statistics'
   /** What is wrong, in words ("issues[0].message is a number, not a string"). */
   why: string
+  /**
+   * 'shape' (the default): not the JSON its reader expects; 'disagrees': of the right shape, but
+   * not describing the file the rest of the sidecar describes (statsClaimProblem, rad/stats/section.ts).
+   */
+  reason?: 'shape' | 'disagrees'
 }
 
 // Records, so that a kind, severity or part added to the core without being listed here fails to compile.

@@ -177,7 +177,7 @@ export class RadSession {
   private startStats(summary: ScanSummary | undefined): void {
     const kept = statsFromJson(summary?.stats)
     if (kept) {
-      this.stats.restore(kept, this.index)
+      this.stats.restore(kept, this.index, this.store.current.indexSource === 'sidecar' ? 'sidecar' : 'cache')
       return
     }
     // A URL opened from its sidecar: the pass would read the whole file over the network; it waits to be asked.

@@ -26,8 +26,13 @@ export interface StatsView {
   cancelled: boolean
   /** Idle until asked (statsOnOpen.ts): the page offers to start the pass. */
   offered: boolean
-  /** The report was kept from an earlier visit (the index cache, ADR 0007): no pass ran this time. */
+  /** The report was kept from an earlier visit (the index cache, ADR 0007) or a sidecar: no pass ran this time. */
   restored?: boolean
+  /**
+   * Where a restored report was kept: this browser's index cache, or the file's `.rdx` sidecar
+   * (written by `rad index`, report.writer; docs/sidecar.md, "The statistics section").
+   */
+  restoredFrom?: 'cache' | 'sidecar'
 }
 
 const IDLE: StatsView = {
@@ -37,6 +42,8 @@ const IDLE: StatsView = {
   error: undefined,
   cancelled: false,
   offered: false,
+  restored: false,
+  restoredFrom: undefined,
 }
 
 let nextPass = 1
@@ -117,11 +124,11 @@ export class StatsRun {
     this.update({ ...IDLE, offered: true })
   }
 
-  /** Shows a finished report kept from an earlier visit (ADR 0007) instead of running the pass. */
-  restore(report: StatsReport, index: IndexStore): void {
+  /** Shows a finished report kept from an earlier visit (ADR 0007) or in the file's sidecar instead of running the pass. */
+  restore(report: StatsReport, index: IndexStore, from: 'cache' | 'sidecar' = 'cache'): void {
     this.cancel()
     this.behind = { index, totals: undefined }
-    this.update({ ...IDLE, phase: 'done', report, restored: true })
+    this.update({ ...IDLE, phase: 'done', report, restored: true, restoredFrom: from })
   }
 
   /** A restored report's pass, run without showing (once): the cut-offs are asked of its totals. */

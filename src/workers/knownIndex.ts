@@ -18,7 +18,7 @@ import { chunkSpan } from '../rad/chunk'
 import { SidecarError, assertSidecarMatches, decodeSidecar, fingerprintKey } from '../rad/sidecar'
 import type { DecodedSidecar, DroppedSection, HashedFingerprint, KnownIndex } from '../rad/sidecar'
 import type { IndexSource, ScanSummary } from './protocol'
-import { statsProblem } from './sessionCache'
+import { statsClaimProblem, statsFromJson, statsProblem } from '../rad/stats/section'
 import { scanFile } from './scanFile'
 import type { ScanOptions, ScanSink } from './scanFile'
 import { columnBuffersOfIndex } from './transfer'
@@ -112,11 +112,27 @@ export async function openWithKnownIndex(
   return recordedSummary(known, salvage, Date.now() - started)
 }
 
-/** The sections to drop: the decoder's (a verdict of another shape) and statistics of another shape. */
+/**
+ * The sections to drop: the decoder's (a verdict of another shape), statistics of another shape,
+ * and statistics that disagree with the chunk table (statsClaimProblem: docs/sidecar.md, "A
+ * sidecar is a claim").
+ */
 function droppedOf(known: InstallableIndex): DroppedSection[] {
   const dropped = 'dropped' in known ? [...known.dropped] : []
-  const problem = known.stats === undefined ? undefined : statsProblem(known.stats)
-  if (problem !== undefined) dropped.push({ section: 'statistics', why: problem })
+  if (known.stats === undefined) return dropped
+  const problem = statsProblem(known.stats)
+  if (problem !== undefined) {
+    dropped.push({ section: 'statistics', why: problem })
+    return dropped
+  }
+  const report = statsFromJson(known.stats)
+  const facts = {
+    records: known.records,
+    chunks: known.index.count,
+    complete: known.verdict !== undefined && known.verdict.damagedChunks.length === 0,
+  }
+  const disagrees = report && statsClaimProblem(report, facts)
+  if (disagrees !== undefined) dropped.push({ section: 'statistics', why: disagrees, reason: 'disagrees' })
   return dropped
 }
 

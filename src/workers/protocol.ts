@@ -20,8 +20,8 @@ import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { ExportFormat, ExportSummary } from '../io/exportSelection'
 import type { CellsCut, CellsResult, SortedAnnotations } from '../rad/cells'
 import type { CompiledFilter, RecordFilter } from '../rad/recordFilter'
-import type { BarcodeSet, Cutoff, StatsJson, StatsState } from '../rad/stats'
-import type { RankCurve } from '../rad/stats/logDownsample'
+import type { BarcodeSet, Cutoff, StatsState } from '../rad/stats'
+import type { StatsReport } from '../rad/stats/section'
 import type { ByteSink } from '../rad/subsetWriter'
 
 /** What the index worker learns as soon as the prelude is read. */
@@ -304,11 +304,8 @@ export interface StatsBatchResult {
   bad: BadChunk[]
 }
 
-export interface StatsReport {
-  json: StatsJson
-  /** The barcode-rank curve, thinned in log space; undefined for files without a cell barcode. */
-  curve: RankCurve | undefined
-}
+/** A statistics report (the JSON and the knee curve): src/rad/stats/section.ts, shared with the sidecar's section. */
+export type { StatsReport }
 
 export interface StatsWorkerApi {
   /** Starts pass `pass` on this worker: a fresh accumulator (any earlier pass's state is dropped). */

@@ -22,7 +22,7 @@ import {
   statsTransferables,
 } from '../rad/stats'
 import type { StatsAccumulator } from '../rad/stats'
-import { RANK_CURVE_POINTS, logDownsample } from '../rad/stats/logDownsample'
+import { rankCurveOf } from '../rad/stats/section'
 import type { Semantics } from '../rad/semantics'
 import type { StatsReport } from './protocol'
 
@@ -125,8 +125,6 @@ function reportOf(p: Pass): StatsReport {
   const json = statsJson(state, p.decoder.prelude, p.sem)
   const desc = barcodeCountsDescending(state)
   p.descending = desc
-  if (desc.length === 0) return { json, curve: undefined }
-  const c = json.cutoffs
-  const exact = [c?.knee?.cells, c?.expect_cells?.cells, c?.force_cells?.cells].filter((n) => n !== undefined)
-  return { json, curve: logDownsample(desc, RANK_CURVE_POINTS, exact) }
+  // The same curve `rad index` stores in a sidecar (rad/stats/section.ts).
+  return { json, curve: rankCurveOf(desc, json) }
 }

@@ -43,7 +43,11 @@ function droppedText(state: SessionState, dropped: DroppedSection): string {
     dropped.section === 'statistics'
       ? 'The statistics are not taken from it.'
       : 'There is no recorded verdict: check the records for one.'
-  return `Part of the ${what} was not used: its ${dropped.section} section does not have the expected shape (${dropped.why}). ${instead}`
+  const wrong =
+    dropped.reason === 'disagrees'
+      ? `does not describe the file its chunk table describes (${dropped.why})`
+      : `does not have the expected shape (${dropped.why})`
+  return `Part of the ${what} was not used: its ${dropped.section} section ${wrong}. ${instead}`
 }
 
 /**

@@ -46,7 +46,7 @@ export function StatsPanel(props: StatsPanelProps) {
       className="stats-panel"
       data-testid="stats-panel"
       data-state={view.phase}
-      data-source={view.restored ? 'cache' : 'pass'}
+      data-source={view.restored ? (view.restoredFrom ?? 'cache') : 'pass'}
       aria-labelledby="stats-title"
     >
       <div className="stats-head">
@@ -109,7 +109,9 @@ function StatsStatus({ view, onCancel, onRestart }: { view: StatsView; onCancel:
   if (view.phase === 'idle' && view.offered) {
     return (
       <span className="stats-status">
-        <span className="muted">They read the whole file from its server.</span>
+        <span className="muted">
+          The sidecar index holds no statistics: computing them reads the whole file from its server.
+        </span>
         <button type="button" className="btn btn-small" data-testid="stats-start" onClick={onRestart}>
           Compute statistics
         </button>
@@ -144,12 +146,37 @@ function StatsStatus({ view, onCancel, onRestart }: { view: StatsView; onCancel:
       </span>
     )
   }
+  if (view.restoredFrom === 'sidecar') return <FromSidecar view={view} onRestart={onRestart} />
   return (
     <span className="muted" data-testid="stats-progress">
       Every record counted
       {view.restored ? ' on an earlier visit' : ''}
       {p ? ` in ${fmtDuration(p.elapsedMs / 1000)}` : ''}
       {p && p.skippedChunks > 0 ? `; ${fmtCounted(p.skippedChunks, 'damaged chunk')} left out` : ''}.
+    </span>
+  )
+}
+
+/**
+ * Statistics read from the file's `.rdx` sidecar (docs/sidecar.md, "The statistics section"):
+ * say who counted them, and offer to count them here (a whole-file pass, over the network for a URL).
+ */
+function FromSidecar({ view, onRestart }: { view: StatsView; onRestart: () => void }) {
+  const writer = view.report?.writer ?? 'the tool that wrote it'
+  return (
+    <span className="stats-status">
+      <span className="muted" data-testid="stats-progress" data-writer={view.report?.writer ?? ''}>
+        Every record counted by <code>{writer}</code>, stored in the sidecar index (.rdx); not counted again here.
+      </span>
+      <button
+        type="button"
+        className="btn btn-small"
+        data-testid="stats-recount"
+        title="Count every record in this page (reads the whole file)"
+        onClick={onRestart}
+      >
+        Count here
+      </button>
     </span>
   )
 }
