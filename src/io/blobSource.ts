@@ -87,19 +87,52 @@ export class BlobSource implements ByteSource {
     let got = 0
     try {
       while (got < want) {
-        const { value, done } = await reader.read(new Uint8Array(buffer, got, want - got))
+        const step = await stallGuard(reader.read(new Uint8Array(buffer, got, want - got)))
+        if (step === 'stalled' || (step.value?.byteLength === 0 && !step.done)) {
+          reader.cancel().catch(() => undefined)
+          return await this.read(offset, length, signal)
+        }
+        const { value, done } = step
         if (!value) break
         buffer = value.buffer
         got += value.byteLength
         if (done) break
       }
     } catch (e) {
-      throw readFailed(e, offset, want)
+      throw e instanceof RadError ? e : readFailed(e, offset, want)
     } finally {
-      reader.releaseLock()
+      releaseQuietly(reader)
     }
     throwIfAborted(signal)
     return new Uint8Array(buffer, 0, got)
+  }
+}
+
+/**
+ * A BYOB read step that has not answered in this long has stalled (Chromium, now and then, even
+ * one read at a time), as has one that answers with no bytes: the read is made again with
+ * arrayBuffer(), so a pass never stands still.
+ */
+const BYOB_STALL_MS = 10_000
+
+function stallGuard<T>(step: Promise<T>): Promise<T | 'stalled'> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const stalled = new Promise<'stalled'>((resolve) => {
+    timer = setTimeout(() => {
+      resolve('stalled')
+    }, BYOB_STALL_MS)
+  })
+  return Promise.race([step, stalled]).finally(() => {
+    clearTimeout(timer)
+  })
+}
+
+/** Releases the reader; a read still pending after a stall makes some engines throw here. */
+function releaseQuietly(reader: ReadableStreamBYOBReader): void {
+  try {
+    reader.releaseLock()
+  } catch {
+    // The stream was cancelled; nothing is held.
   }
 }
 
