@@ -40,7 +40,7 @@ const out = (line: string): void => {
   process.stdout.write(`${line}\n`)
 }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN
-const f2 = (x: number): string => x.toFixed(2)
+const f2 = (x: number): string => x.toFixed(3)
 
 async function main(): Promise<void> {
   const [file, runsArg, beforeDir = 'bench/dist-before'] = process.argv.slice(2)
