@@ -12,6 +12,7 @@ export default tseslint.config(
       'playwright-report',
       'bench/data',
       'bench/dist',
+      'bench/dist-before',
       'bench/_*',
       'bench/page/_*',
     ],
