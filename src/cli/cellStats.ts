@@ -109,7 +109,7 @@ export async function cellFigures(
 ): Promise<CellFigures> {
   const [cutoff, name] = chooseCutoff(state, choice)
   const cells = cutoff ? barcodesAtLeast(state, cutoff.minCount) : { keyWords: 2, size: 0, keys: new Uint32Array(0) }
-  // The exact pairs (~8 bytes each, 290 MB on a 1 GiB 10x run) are in the JSON already: freed
+  // The exact pairs (~4 bytes each, 150 MB on a 1 GiB 10x run) are in the JSON already: freed
   // before the cells' own keys are counted, so the two never sit in memory together (ADR 0013).
   if (!keepPairs) state.partitions = null
   const run = startCells(notes, sem, { cells, cutoff: name, minReads: cutoff?.minCount ?? 0 })

@@ -13,7 +13,7 @@ import type { BarcodeSet } from '../stats/barcodeSet'
 import { CountTable } from '../stats/countTable'
 import type { GeneMap } from './annotations'
 import { RadError } from '../errors'
-import { PackedSet, PartitionedSet } from './packedSet'
+import { PartitionedSet } from './packedSet'
 
 /** No limit: the tables hold the cells' pairs exactly (their size is in docs/cells.md). */
 const UNBOUNDED = 2 ** 31 - 1
@@ -145,22 +145,45 @@ export class CellQc {
     for (let id = 0; id < size; id++) visit(keys[4 * id]!, keys[4 * id + 1]!)
   }
 
+  /**
+   * Distinct genes per cell, from its pairs' genes grouped by cell (a counting sort by the UMIs
+   * per cell, 4 bytes a pair) and each gene marked once per cell: a set of the (cell, gene) keys
+   * took ~110 MB while growing on a 1 GiB 10x run, the peak of the whole command (ADR 0013).
+   */
+  private genesPerCell(umis: Float64Array): Float64Array {
+    const n = umis.length
+    const start = new Float64Array(n + 1)
+    for (let c = 0; c < n; c++) start[c + 1] = start[c]! + umis[c]!
+    const next = start.slice(0, n)
+    const byCell = new Uint32Array(start[n]!)
+    this.eachPair((cell, gene) => {
+      byCell[next[cell]!++] = gene
+    })
+    const seenIn = new Int32Array(this.genes.genes.length).fill(-1)
+    const genes = new Float64Array(n)
+    for (let c = 0; c < n; c++) {
+      for (let i = start[c]!; i < start[c + 1]!; i++) {
+        const g = byCell[i]!
+        if (seenIn[g] !== c) {
+          seenIn[g] = c
+          genes[c]!++
+        }
+      }
+    }
+    return genes
+  }
+
   exportState(mito: Uint8Array): CellQcState {
     const n = this.cellReads.length
     const umis = new Float64Array(n)
     const mitoUmis = new Float64Array(n)
     const geneUmis = new Float64Array(this.genes.genes.length)
-    const cellGenes = new PackedSet(1 << 12)
     this.eachPair((cell, gene) => {
       umis[cell]!++
       geneUmis[gene]!++
       if (mito[gene] === 1) mitoUmis[cell]!++
-      cellGenes.add(cell, gene)
     })
-    const genes = new Float64Array(n)
-    cellGenes.forEach((cell) => {
-      genes[cell]!++
-    })
+    const genes = this.genesPerCell(umis)
     const b = this.barcodes
     return {
       cellKeys: this.cells.keys.slice(0, 2 * this.cells.size),

@@ -170,14 +170,17 @@ export interface BarcodeTableState {
 }
 
 /**
- * Exact pairs and barcodes by bucket (pairPartitions.ts): per bucket, sorted distinct pairs as
- * doubles ((barcode low bits · 2^32 + UMI) · 2 + parity of the pair's reads), sorted barcodes'
- * low bits and their reads.
+ * Exact pairs and barcodes by bucket (pairPartitions.ts, partitionLists.ts): per bucket, its
+ * barcodes' low bits (sorted) with their reads and distinct UMIs, and the pairs' UMIs, one sorted
+ * run a barcode in the barcodes' order, with a bit a pair for the parity of its reads.
  */
 export interface PartitionState {
-  pairs: Float64Array[]
   barcodes: Uint32Array[]
   reads: Float64Array[]
+  umiCounts: Uint32Array[]
+  umis: Uint32Array[]
+  /** Bit i of a bucket's array (byte i >> 3, bit i & 7): pair i's reads are odd. */
+  odd: Uint8Array[]
   pairCount: number
   barcodeCount: number
 }
