@@ -194,6 +194,9 @@ test('the start page with recent files and a pending link, light and dark, has n
 }) => {
   await openSample(page)
   await expect(page.getByTestId('copy-link')).toBeVisible()
+  // The address carries the file's fingerprint once it is known (written with a throttle): only
+  // then does a reload leave a link pending. Under load the reload could come first.
+  await expect.poll(() => new URL(page.url()).hash, { timeout: 15_000 }).toContain('fp=')
   await page.reload()
   await expect(page.getByTestId('recent-file').first()).toBeVisible()
   await expect(page.getByTestId('link-pending')).toBeVisible()
