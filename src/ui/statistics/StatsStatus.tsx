@@ -1,0 +1,88 @@
+/** The statistics pass's status line (docs/stats.md): offered, running, done, or read from a sidecar. */
+import type { StatsView } from '../../session'
+import { fmtCounted, fmtDuration, fmtPercent } from '../format'
+
+export function StatsStatus({
+  view,
+  onCancel,
+  onRestart,
+}: {
+  view: StatsView
+  onCancel: () => void
+  onRestart: () => void
+}) {
+  const p = view.progress
+  if (view.phase === 'idle' && view.offered) {
+    return (
+      <span className="stats-status">
+        <span className="muted">
+          The sidecar index holds no statistics: computing them reads the whole file from its server.
+        </span>
+        <button type="button" className="btn btn-small" data-testid="stats-start" onClick={onRestart}>
+          Compute statistics
+        </button>
+      </span>
+    )
+  }
+  if (view.phase === 'idle') return <span className="muted">Computed once the file is indexed.</span>
+  if (view.phase === 'running') {
+    const share = p && p.totalBytes > 0 ? p.bytes / p.totalBytes : 0
+    return (
+      <span className="stats-status">
+        <progress className="stats-progress" max={1} value={share} aria-label="Statistics pass" />
+        <span data-testid="stats-progress">
+          {fmtPercent(share, 1)}
+          {p?.etaMs !== undefined && `, about ${fmtDuration(p.etaMs / 1000)} left`}
+        </span>
+        <button type="button" className="btn btn-small" data-testid="stats-cancel" onClick={onCancel}>
+          Cancel
+        </button>
+      </span>
+    )
+  }
+  if (view.phase === 'error') {
+    return (
+      <span className="stats-status" role="status">
+        {view.cancelled
+          ? 'Cancelled: the figures below cover part of the file.'
+          : `Failed: ${view.error?.message ?? ''}`}
+        <button type="button" className="btn btn-small" data-testid="stats-restart" onClick={onRestart}>
+          Run again
+        </button>
+      </span>
+    )
+  }
+  if (view.restoredFrom === 'sidecar') return <FromSidecar view={view} onRestart={onRestart} />
+  return (
+    <span className="muted" data-testid="stats-progress">
+      Every record counted
+      {view.restored ? ' on an earlier visit' : ''}
+      {p ? ` in ${fmtDuration(p.elapsedMs / 1000)}` : ''}
+      {p && p.skippedChunks > 0 ? `; ${fmtCounted(p.skippedChunks, 'damaged chunk')} left out` : ''}.
+    </span>
+  )
+}
+
+/**
+ * Statistics read from the file's `.rdx` sidecar (docs/sidecar.md, "The statistics section"):
+ * say who counted them, and offer to count them here (a whole-file pass, over the network for a URL).
+ */
+function FromSidecar({ view, onRestart }: { view: StatsView; onRestart: () => void }) {
+  const writer = view.report?.writer ?? 'the tool that wrote it'
+  return (
+    <span className="stats-status">
+      <span className="muted" data-testid="stats-progress" data-writer={view.report?.writer ?? ''}>
+        Every record counted by <code>{writer}</code>, stored in the sidecar index (.rdx); not counted again here.
+      </span>
+      <button
+        type="button"
+        className="btn btn-small"
+        data-testid="stats-recount"
+        title="Count every record in this page (reads the whole file)"
+        onClick={onRestart}
+      >
+        Count here
+      </button>
+    </span>
+  )
+}
