@@ -180,7 +180,9 @@ async function decode(
  * workers started first, then the pass from its first call to its final
  * report. Returns the JSON's headline figures to check it counted everything.
  */
-async function stats(n: number): Promise<{ ms: number; records: number; bytes: number; knee: number | null }> {
+async function stats(
+  n: number,
+): Promise<{ ms: number; records: number; bytes: number; knee: number | null; barcodes: number | null; pairs: number | null }> {
   const got = last
   if (!got) throw new Error('index() first')
   const reqs: ChunkRequest[] = got.offset.map((offset, k) => ({ chunk: k, offset, nbytes: got.nbytes[k] ?? 0 }))
@@ -206,7 +208,9 @@ async function stats(n: number): Promise<{ ms: number; records: number; bytes: n
       onPartial: () => undefined,
     })
     const bytes = reqs.reduce((s, r) => s + r.nbytes, 0)
-    return { ms: performance.now() - started, records: report.json.records, bytes, knee: report.json.knee }
+    const { json } = report
+    const pairs = json.umis?.distinct_pairs ?? null
+    return { ms: performance.now() - started, records: json.records, bytes, knee: json.knee, barcodes: json.barcodes?.distinct ?? null, pairs }
   } finally {
     pool.dispose()
   }

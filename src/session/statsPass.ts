@@ -4,8 +4,12 @@
  * walking ~32 MiB batches into its own accumulator (statsWorker.ts). Every
  * REPORT_EVERY_MS, and at the end, the other workers' states are drained
  * into worker 0's, which answers with the JSON and the thinned rank curve:
- * the page never sees a record.
+ * the page never sees a record. Each worker owns a range of the exact pairs'
+ * buckets and appends only their pairs; the rows of the others' buckets go to
+ * their owner (statsRows), so no pair is held twice (docs/adr/0009, "Sixth round").
  */
+import { transfer } from 'comlink'
+import { statsTransferables } from '../rad/stats'
 import type { NbytesConvention } from '../rad/types'
 import type { WorkerCall } from './decodePool'
 import { lanesOf, passBatches, runLanes } from './lanes'
@@ -68,13 +72,31 @@ export async function runStatsPass(
     progress.etaMs = progress.bytes > 0 ? (progress.totalBytes - progress.bytes) / rate : undefined
     return { ...progress }
   }
-  await Promise.all(calls.map((call) => call((api) => api.statsBegin(pass))))
+  const count = calls.length
+  await Promise.all(calls.map((call, index) => call((api) => api.statsBegin(pass, { count, index }))))
+  // Rows on their way to their owner: all counted before the final report.
+  const handed = new Set<Promise<void>>()
+  let lost: unknown
+  const handOver = (foreign: (Uint32Array | undefined)[]): void => {
+    foreign.forEach((rows, owner) => {
+      const call = calls[owner]
+      if (!rows || !call) return
+      const sent = call((api) => api.statsRows(pass, transfer(rows, [rows.buffer as ArrayBuffer])))
+      const settled: Promise<void> = sent
+        .catch((e: unknown) => {
+          lost ??= e
+        })
+        .finally(() => handed.delete(settled))
+      handed.add(settled)
+    })
+  }
   const report = async (): Promise<StatsReport> => {
     // One worker's state at a time, merged before the next is drained: one
     // state in flight, not poolSize − 1 (the memory bound of docs/stats.md).
     for (const call of calls.slice(1)) {
       const state = await call((api) => api.statsDrain(pass))
-      await head((api) => api.statsMerge(pass, [state]))
+      // Transferred on, not copied: a drained state can hold half the file's pairs.
+      await head((api) => api.statsMerge(pass, transfer([state], statsTransferables(state))))
     }
     return head((api) => api.statsReport(pass))
   }
@@ -102,6 +124,7 @@ export async function runStatsPass(
       progress.bytes += batch.reduce((sum, q) => sum + q.nbytes, 0)
       progress.chunks += batch.length
       progress.records += r.records
+      handOver(r.foreign)
       opts.onProgress(tick())
     }
     await runLanes(lanes, passBatches(reqs, convention), onBatch, {
@@ -120,6 +143,8 @@ export async function runStatsPass(
     clearTimeout(timer)
     await reporting
   }
+  await Promise.all(handed)
+  if (lost !== undefined) throw lost
   const final = await report()
   await Promise.all(calls.slice(1).map((call) => call((api) => api.statsEnd(pass))))
   opts.onProgress(tick())

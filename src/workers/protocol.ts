@@ -302,16 +302,32 @@ export interface StatsBatchResult {
   records: number
   /** Chunks that could not be decoded (the index reported them already): skipped. */
   bad: BadChunk[]
+  /**
+   * Rows (barcode, 0, UMI, 0) of the batch whose buckets another worker owns, by owner
+   * (statsBegin's `owners`; docs/adr/0009, "Sixth round"): the pass hands them to it (statsRows).
+   */
+  foreign: (Uint32Array | undefined)[]
+}
+
+/** A worker's share of the exact pairs' buckets: the `index`th of `count` ranges (StatsOptions.bucketOwners). */
+export interface BucketOwners {
+  count: number
+  index: number
 }
 
 /** A statistics report (the JSON and the knee curve): src/rad/stats/section.ts, shared with the sidecar's section. */
 export type { StatsReport }
 
 export interface StatsWorkerApi {
-  /** Starts pass `pass` on this worker: a fresh accumulator (any earlier pass's state is dropped). */
-  statsBegin(pass: number): Promise<void>
+  /**
+   * Starts pass `pass` on this worker: a fresh accumulator (any earlier pass's state is dropped)
+   * appending only the pairs of its `owners` share of the buckets (all of them by default).
+   */
+  statsBegin(pass: number, owners?: BucketOwners): Promise<void>
   /** Decodes back-to-back chunks with one read and adds them to the accumulator; bad chunks are skipped. */
   statsBatch(pass: number, batch: ChunkRequest[], convention: NbytesConvention): Promise<StatsBatchResult>
+  /** Counts rows of this worker's buckets another worker decoded (its StatsBatchResult.foreign). */
+  statsRows(pass: number, rows: Uint32Array): void
   /** This worker's state since the last drain (transferred), and a fresh accumulator. */
   statsDrain(pass: number): StatsState
   /** Adds other workers' drained states to this worker's accumulator (the pass's total). */

@@ -8,7 +8,7 @@ import { transfer } from 'comlink'
 import { RadError } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
 import type { NbytesConvention } from '../rad/types'
-import type { ChunkRequest, StatsBatchResult, StatsWorkerApi } from './protocol'
+import type { BucketOwners, ChunkRequest, StatsBatchResult, StatsWorkerApi } from './protocol'
 import { ReadBuffers, walkBatch } from './walkBatch'
 import type { Decoder } from './walkBatch'
 import {
@@ -31,6 +31,7 @@ interface Pass {
   decoder: Decoder
   sem: Semantics
   acc: StatsAccumulator
+  owners: BucketOwners
   /** Reads per barcode, descending, as of the last report (the cut-offs are asked of it). */
   descending: Float64Array | undefined
 }
@@ -51,11 +52,12 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
     return pass
   }
   return {
-    async statsBegin(id) {
+    async statsBegin(id, owners = { count: 1, index: 0 }) {
       pass = undefined
       starting = decoder().then((d) => {
         const sem = inferSemantics(d.prelude)
-        pass = { id, decoder: d, sem, acc: createStatsAccumulator(d.prelude, sem), descending: undefined }
+        const acc = createStatsAccumulator(d.prelude, sem, { bucketOwners: owners })
+        pass = { id, decoder: d, sem, acc, owners, descending: undefined }
         return pass
       })
       await starting
@@ -64,10 +66,13 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
       const p = await current(id)
       return addBatch(p, batch, convention)
     },
+    statsRows(id, rows) {
+      currentNow(id).acc.addForeignRows(rows)
+    },
     statsDrain(id) {
       const p = currentNow(id)
       const state = p.acc.exportState()
-      p.acc = createStatsAccumulator(p.decoder.prelude, p.sem, { pairShift: state.pairShift })
+      p.acc = createStatsAccumulator(p.decoder.prelude, p.sem, { pairShift: state.pairShift, bucketOwners: p.owners })
       return transfer(state, statsTransferables(state))
     },
     statsMerge(id, states) {
@@ -106,7 +111,7 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
 
 /** Walks the batch (walkBatch.ts) into the accumulator; bad chunks are listed and skipped. */
 async function addBatch(p: Pass, batch: ChunkRequest[], convention: NbytesConvention): Promise<StatsBatchResult> {
-  const out: StatsBatchResult = { chunks: 0, bytes: 0, records: 0, bad: [] }
+  const out: StatsBatchResult = { chunks: 0, bytes: 0, records: 0, bad: [], foreign: [] }
   const walk = await walkBatch(p.decoder, batch, convention, buffers.take(), (chunk) => {
     const c = chunk.decode()
     p.acc.addChunk(c)
@@ -116,7 +121,8 @@ async function addBatch(p: Pass, batch: ChunkRequest[], convention: NbytesConven
   })
   buffers.giveBack(walk.buffer)
   out.bad = walk.bad
-  return out
+  out.foreign = p.acc.takeForeignRows()
+  return transfer(out, out.foreign.flatMap((rows) => (rows ? [rows.buffer as ArrayBuffer] : [])))
 }
 
 /** The JSON of the accumulator so far, and its rank curve thinned for the plot (the cut-offs drawn exactly). */

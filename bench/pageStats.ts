@@ -1,0 +1,105 @@
+/**
+ * The page's statistics pass on one file, in Chromium (issue 22 §3, docs/adr/0009): the raw
+ * read of the same `File` (16 MiB blocks, 4 in flight), then the app's pass (statsPass.ts on
+ * the app's decode workers) with 1 and 2 workers, each with the renderer's peak resident memory
+ * above what it held before the pass (the file indexed: "idle"). The figures are compared with
+ * `rad stats --json` on the same file (exact: distinct barcodes, pairs, the knee).
+ *
+ *   npx tsx bench/pageStats.ts [FILE] [runs]     (default bench/data/tenx-1024m.rad, 3 runs)
+ *
+ * Builds nothing: run `npx vite build --config bench/vite.config.ts` first.
+ */
+import { spawnSync } from 'node:child_process'
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
+import { harness, launch, rendererRss, serve, withPeakMemory } from './browser'
+
+const ROOT = join(import.meta.dirname, '..')
+const FILE = process.argv[2] ?? join(ROOT, 'bench', 'data', 'tenx-1024m.rad')
+const RUNS = Number(process.argv[3] ?? 3)
+const PORT = Number(process.env.BENCH_PORT ?? 4327)
+const GB = 1e9
+const MiB = 1024 * 1024
+
+interface PassFigures {
+  ms: number
+  records: number
+  bytes: number
+  knee: number | null
+  barcodes: number | null
+  pairs: number | null
+}
+
+interface Bench {
+  rawRead(block: number, depth: number): Promise<number>
+  index(): Promise<unknown>
+  stats(workers: number): Promise<PassFigures>
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1] ?? NaN
+const range = (xs: number[], f: (n: number) => string): string =>
+  `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`
+
+function cliFigures(): { knee: number | null; barcodes: number; pairs: number } {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'rad.mjs'), 'stats', FILE, '--json'], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  })
+  const json = JSON.parse(r.stdout) as { knee: number | null; barcodes: { distinct: number }; umis: { distinct_pairs: number } }
+  return { knee: json.knee, barcodes: json.barcodes.distinct, pairs: json.umis.distinct_pairs }
+}
+
+async function main(): Promise<void> {
+  const size = statSync(FILE).size
+  const server = await serve(PORT)
+  const browser = await launch()
+  try {
+    const page = await harness(browser, `http://127.0.0.1:${String(PORT)}`, FILE)
+    const raw: number[] = []
+    for (let i = 0; i < RUNS; i++) {
+      const ms = await page.evaluate(() => (window as unknown as { radBench: Bench }).radBench.rawRead(16 << 20, 4))
+      raw.push(size / GB / (ms / 1000))
+    }
+    await page.evaluate(() => (window as unknown as { radBench: Bench }).radBench.index())
+    const want = cliFigures()
+    const rows: string[] = []
+    for (const workers of [1, 2]) {
+      const rates: number[] = []
+      const above: number[] = []
+      let got: PassFigures | undefined
+      for (let i = 0; i < RUNS; i++) {
+        await new Promise((r) => setTimeout(r, 1500))
+        const idle = rendererRss()
+        const [r, peak] = await withPeakMemory(() =>
+          page.evaluate((w) => (window as unknown as { radBench: Bench }).radBench.stats(w), workers),
+        )
+        got = r
+        rates.push(r.bytes / GB / (r.ms / 1000))
+        above.push((peak - idle) / MiB)
+      }
+      const exact =
+        got && got.knee === want.knee && got.barcodes === want.barcodes && got.pairs === want.pairs ? 'exact' : `DIFFERS ${JSON.stringify(got)}`
+      rows.push(
+        `| ${String(workers)} | ${range(rates, (n) => n.toFixed(3))} | ${(median(rates) / median(raw)).toFixed(2)} | ${range(above, (n) => n.toFixed(0))} | ${exact} |`,
+      )
+    }
+    const name = FILE.split('/').pop() ?? FILE
+    process.stdout.write(
+      [
+        `## The page's statistics pass on ${name} (${(size / GB).toFixed(2)} GB; ${String(RUNS)} runs)`,
+        '',
+        `raw read ${range(raw, (n) => n.toFixed(2))} GB/s; rad stats: ${String(want.barcodes)} barcodes, ${String(want.pairs)} pairs, knee ${String(want.knee)}`,
+        '',
+        '| workers | stats pass GB/s | ÷ raw read | peak MiB above idle | figures |',
+        '|---:|---:|---:|---:|---|',
+        ...rows,
+        '',
+      ].join('\n'),
+    )
+  } finally {
+    await browser.close()
+    server.close()
+  }
+}
+
+await main()
