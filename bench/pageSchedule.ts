@@ -31,7 +31,11 @@ function main(path: string, workers: number, drainEvery: number, own: boolean): 
   const sem = inferSemantics(prelude)
   const layout = recordLayout(prelude)
   const scratch = new InPlaceScratch()
-  const opts = (index: number) => (own ? { bucketOwners: { count: workers, index } } : {})
+  const pendingKeys = Number(process.env.PENDING_KEYS ?? 0) || undefined
+  const opts = (index: number) => ({
+    ...(own ? { bucketOwners: { count: workers, index } } : {}),
+    ...(pendingKeys ? { pendingKeys } : {}),
+  })
   const accs: StatsAccumulator[] = Array.from({ length: workers }, (_, w) =>
     createStatsAccumulator(prelude, sem, opts(w)),
   )

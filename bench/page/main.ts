@@ -174,18 +174,14 @@ async function decode(
   }
 }
 
-/**
- * The app's statistics pass (statsPass.ts) over every indexed chunk, on a
- * DecodePool of `n` of the app's decode workers, timed as decode() is:
- * workers started first, then the pass from its first call to its final
- * report. Returns the JSON's headline figures to check it counted everything.
- */
-async function stats(
-  n: number,
-): Promise<{ ms: number; records: number; bytes: number; knee: number | null; barcodes: number | null; pairs: number | null }> {
+let statsPool: DecodePool | undefined
+
+/** Starts `n` of the app's decode workers (as the page has them before its pass) for stats(). */
+async function statsWorkers(n: number): Promise<void> {
   const got = last
   if (!got) throw new Error('index() first')
-  const reqs: ChunkRequest[] = got.offset.map((offset, k) => ({ chunk: k, offset, nbytes: got.nbytes[k] ?? 0 }))
+  const reqs = requestsOf(got)
+  statsPool?.dispose()
   const pool = new DecodePool(
     { kind: 'file', file: file() },
     {
@@ -195,10 +191,39 @@ async function stats(
       onWorkerFailed: () => undefined,
     },
   )
+  pool.open(got.opened.prelude, got.opened.container)
+  pool.setConvention(got.convention)
+  await Promise.all(Array.from({ length: n }, (_, i) => pool.request(reqs[i * 2] ?? (reqs[0] as ChunkRequest), 0)))
+  statsPool = pool
+}
+
+function requestsOf(got: Indexed): ChunkRequest[] {
+  return got.offset.map((offset, k) => ({ chunk: k, offset, nbytes: got.nbytes[k] ?? 0 }))
+}
+
+/**
+ * The app's statistics pass (statsPass.ts) over every indexed chunk, on the
+ * decode workers statsWorkers() started (or `n` fresh ones, disposed after),
+ * timed as decode() is: from its first call to its final report. Returns the
+ * JSON's headline figures to check it counted everything.
+ */
+async function stats(
+  n: number,
+): Promise<{
+  ms: number
+  records: number
+  bytes: number
+  knee: number | null
+  barcodes: number | null
+  pairs: number | null
+}> {
+  const got = last
+  if (!got) throw new Error('index() first')
+  const reqs = requestsOf(got)
+  const kept = statsPool !== undefined && statsPool.workers().calls.length === n
+  if (!kept) await statsWorkers(n)
+  const pool = statsPool as DecodePool
   try {
-    pool.open(got.opened.prelude, got.opened.container)
-    pool.setConvention(got.convention)
-    await Promise.all(Array.from({ length: n }, (_, i) => pool.request(reqs[i * 2] ?? (reqs[0] as ChunkRequest), 0)))
     const { calls, convention } = pool.workers()
     const started = performance.now()
     const report = await runStatsPass(calls, convention, reqs, {
@@ -210,9 +235,19 @@ async function stats(
     const bytes = reqs.reduce((s, r) => s + r.nbytes, 0)
     const { json } = report
     const pairs = json.umis?.distinct_pairs ?? null
-    return { ms: performance.now() - started, records: json.records, bytes, knee: json.knee, barcodes: json.barcodes?.distinct ?? null, pairs }
+    return {
+      ms: performance.now() - started,
+      records: json.records,
+      bytes,
+      knee: json.knee,
+      barcodes: json.barcodes?.distinct ?? null,
+      pairs,
+    }
   } finally {
-    pool.dispose()
+    if (!kept) {
+      pool.dispose()
+      statsPool = undefined
+    }
   }
 }
 
@@ -258,4 +293,4 @@ async function decodeApart(
   }
 }
 
-Object.assign(window, { radBench: { rawRead, walk, spinProbe, index, decode, stats, ready: true } })
+Object.assign(window, { radBench: { rawRead, walk, spinProbe, index, decode, stats, statsWorkers, ready: true } })

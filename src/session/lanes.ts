@@ -113,15 +113,19 @@ export function indexedChunks(index: IndexStore): ChunkRequest[] {
   return reqs
 }
 
-/** The indexed chunks in runs of back-to-back chunks of at most BULK_BATCH_BYTES (a larger chunk alone). */
-export function passBatches(reqs: readonly ChunkRequest[], convention: NbytesConvention): ChunkRequest[][] {
+/** The indexed chunks in runs of back-to-back chunks of at most `maxBytes` (a larger chunk alone). */
+export function passBatches(
+  reqs: readonly ChunkRequest[],
+  convention: NbytesConvention,
+  maxBytes = BULK_BATCH_BYTES,
+): ChunkRequest[][] {
   const out: ChunkRequest[][] = []
   let batch: ChunkRequest[] = []
   let end = -1
   let start = 0
   for (const req of reqs) {
     const span = chunkSpan(req.nbytes, convention)
-    if (batch.length > 0 && (req.offset !== end || req.offset + span - start > BULK_BATCH_BYTES)) {
+    if (batch.length > 0 && (req.offset !== end || req.offset + span - start > maxBytes)) {
       out.push(batch)
       batch = []
     }

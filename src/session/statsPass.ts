@@ -6,7 +6,7 @@
  * into worker 0's, which answers with the JSON and the thinned rank curve:
  * the page never sees a record. Each worker owns a range of the exact pairs'
  * buckets and appends only their pairs; the rows of the others' buckets go to
- * their owner (statsRows), so no pair is held twice (docs/adr/0009, "Sixth round").
+ * their owner (statsRows), so no pair is held twice (docs/adr/0009, "Seventh round").
  */
 import { transfer } from 'comlink'
 import { statsTransferables } from '../rad/stats'
@@ -23,6 +23,12 @@ export const REPORT_EVERY_MS = 750
  * waits REPORT_COST_RATIO × the last one's duration when that is longer.
  */
 export const REPORT_COST_RATIO = 8
+/**
+ * Bytes a statistics batch reads, half the bulk passes' (BULK_BATCH_BYTES): each worker holds
+ * BULK_DEPTH read buffers beside its counts, and on a 1 GiB 10x run the counts need the room
+ * (docs/adr/0009, "Seventh round").
+ */
+export const STATS_BATCH_BYTES = 16 << 20
 
 export interface StatsProgress {
   bytes: number
@@ -76,7 +82,7 @@ export async function runStatsPass(
   await Promise.all(calls.map((call, index) => call((api) => api.statsBegin(pass, { count, index }))))
   // Rows on their way to their owner: all counted before the final report.
   const handed = new Set<Promise<void>>()
-  let lost: unknown
+  let lost: Error | undefined
   const handOver = (foreign: (Uint32Array | undefined)[]): void => {
     foreign.forEach((rows, owner) => {
       const call = calls[owner]
@@ -84,7 +90,7 @@ export async function runStatsPass(
       const sent = call((api) => api.statsRows(pass, transfer(rows, [rows.buffer as ArrayBuffer])))
       const settled: Promise<void> = sent
         .catch((e: unknown) => {
-          lost ??= e
+          lost ??= e instanceof Error ? e : new Error(String(e))
         })
         .finally(() => handed.delete(settled))
       handed.add(settled)
@@ -127,7 +133,7 @@ export async function runStatsPass(
       handOver(r.foreign)
       opts.onProgress(tick())
     }
-    await runLanes(lanes, passBatches(reqs, convention), onBatch, {
+    await runLanes(lanes, passBatches(reqs, convention, STATS_BATCH_BYTES), onBatch, {
       what: 'the statistics pass',
       signal,
       onBadChunk: () => {

@@ -304,7 +304,7 @@ export interface StatsBatchResult {
   bad: BadChunk[]
   /**
    * Rows (barcode, 0, UMI, 0) of the batch whose buckets another worker owns, by owner
-   * (statsBegin's `owners`; docs/adr/0009, "Sixth round"): the pass hands them to it (statsRows).
+   * (statsBegin's `owners`; docs/adr/0009, "Seventh round"): the pass hands them to it (statsRows).
    */
   foreign: (Uint32Array | undefined)[]
 }

@@ -122,7 +122,10 @@ async function addBatch(p: Pass, batch: ChunkRequest[], convention: NbytesConven
   buffers.giveBack(walk.buffer)
   out.bad = walk.bad
   out.foreign = p.acc.takeForeignRows()
-  return transfer(out, out.foreign.flatMap((rows) => (rows ? [rows.buffer as ArrayBuffer] : [])))
+  return transfer(
+    out,
+    out.foreign.flatMap((rows) => (rows ? [rows.buffer as ArrayBuffer] : [])),
+  )
 }
 
 /** The JSON of the accumulator so far, and its rank curve thinned for the plot (the cut-offs drawn exactly). */
