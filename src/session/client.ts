@@ -145,7 +145,9 @@ export class RadSession {
     })
     const useCache = this.indexCache !== undefined && !sidecar
     const given = this.fresh ? { fresh: true } : sidecar ? { sidecar } : {}
-    const options = { checkBeside: checkBeside(cores()), useCache, ...given }
+    // A URL's statistics are counted during the walk: one download, not two (docs/stats.md, "One read for a URL").
+    const countStats = this.source.kind === 'url'
+    const options = { checkBeside: checkBeside(cores()), useCache, countStats, ...given }
     this.indexWorker.api.scan(this.source, this.id, proxy(events), options).then(
       (summary) => {
         this.finishIndex(summary.error ? RadError.fromData(summary.error) : undefined, summary)
@@ -173,11 +175,17 @@ export class RadSession {
     else if (this.index.count > 0 && !summary?.cancelled && !isFetchFailure(error)) this.startStats(summary)
   }
 
-  /** Statistics a cached index or sidecar held show at once; otherwise the pass runs (and the index is kept). */
+  /**
+   * Statistics a cached index or sidecar held, or the walk counted (a URL), show at once;
+   * otherwise the pass runs (and the index is kept).
+   */
   private startStats(summary: ScanSummary | undefined): void {
     const kept = statsFromJson(summary?.stats)
     if (kept) {
-      this.stats.restore(kept, this.index, this.store.current.indexSource === 'sidecar' ? 'sidecar' : 'cache')
+      const { indexSource } = this.store.current
+      this.stats.restore(kept, this.index, indexSource === 'scan' ? 'walk' : indexSource)
+      // Counted by this page's own walk: kept with the index, as the pass's would be.
+      if (indexSource === 'scan') this.keepInCache(kept)
       return
     }
     // A URL opened from its sidecar: the pass would read the whole file over the network; it waits to be asked.

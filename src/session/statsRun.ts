@@ -26,14 +26,21 @@ export interface StatsView {
   cancelled: boolean
   /** Idle until asked (statsOnOpen.ts): the page offers to start the pass. */
   offered: boolean
-  /** The report was kept from an earlier visit (the index cache, ADR 0007) or a sidecar: no pass ran this time. */
+  /**
+   * The report was kept from an earlier visit (the index cache, ADR 0007) or a sidecar, or counted
+   * during the index walk: no pass ran this time.
+   */
   restored?: boolean
   /**
-   * Where a restored report was kept: this browser's index cache, or the file's `.rdx` sidecar
-   * (written by `rad index`, report.writer; docs/sidecar.md, "The statistics section").
+   * Where a restored report came from: this browser's index cache, the file's `.rdx` sidecar
+   * (written by `rad index`, report.writer; docs/sidecar.md, "The statistics section"), or the
+   * index walk that read the file (a URL: docs/stats.md, "One read for a URL").
    */
-  restoredFrom?: 'cache' | 'sidecar'
+  restoredFrom?: StatsOrigin
 }
+
+/** Where a report shown without a pass came from (StatsView.restoredFrom). */
+export type StatsOrigin = 'cache' | 'sidecar' | 'walk'
 
 const IDLE: StatsView = {
   phase: 'idle',
@@ -124,8 +131,11 @@ export class StatsRun {
     this.update({ ...IDLE, offered: true })
   }
 
-  /** Shows a finished report kept from an earlier visit (ADR 0007) or in the file's sidecar instead of running the pass. */
-  restore(report: StatsReport, index: IndexStore, from: 'cache' | 'sidecar' = 'cache'): void {
+  /**
+   * Shows a finished report kept from an earlier visit (ADR 0007), in the file's sidecar, or
+   * counted during the index walk, instead of running the pass.
+   */
+  restore(report: StatsReport, index: IndexStore, from: StatsOrigin = 'cache'): void {
     this.cancel()
     this.behind = { index, totals: undefined }
     this.update({ ...IDLE, phase: 'done', report, restored: true, restoredFrom: from })
@@ -169,7 +179,8 @@ export class StatsRun {
 
   /**
    * Asks the worker holding the finished pass's merged totals (the first decode worker). A report
-   * restored from the cache has no totals in the workers: the pass runs behind it first, once.
+   * restored from the cache, a sidecar or the walk has no totals in the workers: the pass runs
+   * behind it first, once (for a URL, a second download).
    */
   private async askHead<T>(ask: (api: Remote<DecodeWorkerApi>, pass: number) => Promise<T>): Promise<T> {
     if (this.store.getState().phase !== 'done') throw new Error('the statistics pass has not finished')

@@ -1,5 +1,6 @@
 import { fmtInt } from '../rad/errors'
 import type { IntegrityIssue } from '../rad/integrity'
+import type { StatsReport } from '../rad/stats/section'
 import type { NbytesConvention, Prelude } from '../rad/types'
 import { CheckBatcher, makeBatchChecker } from './recordChecks'
 import type { CheckBatch, CheckResult } from './recordChecks'
@@ -8,6 +9,11 @@ import type { CheckBatch, CheckResult } from './recordChecks'
 export interface RecordChecker {
   /** Checks a batch; its buffers may be transferred. Rejects when the checker is gone. */
   check(batch: CheckBatch): Promise<CheckResult>
+  /**
+   * A checker opened to count (walkCount.ts): the statistics of every chunk it checked, once the
+   * last batch is answered. Rejects when the checker is gone.
+   */
+  counted?(): Promise<StatsReport | undefined>
   close(): void
 }
 
@@ -19,6 +25,12 @@ export interface CheckedRecords {
   /** Damaged chunks (the first MAX_LISTED), then a note for the rest or for chunks left unchecked. */
   issues: IntegrityIssue[]
   damagedChunks: number[]
+  /**
+   * The whole-file statistics the checker counted (a checker opened to count, which checked every
+   * batch itself); undefined when it did not count, or stopped before the end (its counts are lost
+   * with it: the page's pass counts instead).
+   */
+  stats?: StatsReport | undefined
 }
 
 /**
@@ -80,6 +92,16 @@ export class ChecksBeside {
     this.take(this.inline(batch))
   }
 
+  /** The remote checker's count, when it checked (and so counted) every batch; undefined otherwise. */
+  private async counted(): Promise<StatsReport | undefined> {
+    if (this.failure !== undefined || !this.remote?.counted) return undefined
+    try {
+      return await this.remote.counted()
+    } catch {
+      return undefined
+    }
+  }
+
   private take(result: CheckResult): void {
     this.alignments += result.alignments
     for (const issue of result.issues) if (this.listed.length < MAX_LISTED) this.listed.push(issue)
@@ -89,6 +111,7 @@ export class ChecksBeside {
   /** Sends the last batch, waits for every answer, and says what was found. */
   async finish(convention: NbytesConvention): Promise<CheckedRecords> {
     await this.batcher.drain(convention)
+    const stats = await this.counted()
     this.close()
     const issues = [...this.listed].sort((a, b) => (a.chunk ?? 0) - (b.chunk ?? 0))
     const unlisted = this.damaged.length - issues.length
@@ -114,7 +137,8 @@ export class ChecksBeside {
         message: `the records of chunks ${ranges} were not checked: the record checker stopped (${this.failure ?? 'unknown'}) while it held them`,
       })
     }
-    return { alignments: this.alignments, issues, damagedChunks: [...this.damaged].sort((a, b) => a - b) }
+    const damagedChunks = [...this.damaged].sort((a, b) => a - b)
+    return { alignments: this.alignments, issues, damagedChunks, ...(stats ? { stats } : {}) }
   }
 
   close(): void {

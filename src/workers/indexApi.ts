@@ -12,7 +12,7 @@ import type { Prelude } from '../rad/types'
 import type { RecordChecker } from './checksBeside'
 import type { ByteSource } from '../io/byteSource'
 import type { IndexApi, ScanEvents, ScanRequest, ScanSummary } from './protocol'
-import { remoteChecker } from './remoteChecker'
+import { CHECK_TIMEOUT_MS, remoteChecker } from './remoteChecker'
 import { cancelled, unreadable } from './scanFile'
 import { scanOrInstall } from './knownIndex'
 import { sidecarOf } from '../io/sidecarBeside'
@@ -35,10 +35,10 @@ function startCheckerWorker(): Worker | undefined {
   }
 }
 
-/** The record checker of ADR 0002, when this thread can start one. */
-function startChecker(prelude: Prelude): RecordChecker | undefined {
+/** The record checker of ADR 0002 (counting the statistics too when `count`), when this thread can start one. */
+function startChecker(prelude: Prelude, count: boolean): RecordChecker | undefined {
   const worker = startCheckerWorker()
-  return worker && remoteChecker(prelude, worker)
+  return worker && remoteChecker(prelude, worker, CHECK_TIMEOUT_MS, count)
 }
 
 /**
@@ -117,7 +117,9 @@ export function makeIndexApi(open: OpenSource = openByteSource): IndexApi {
             },
             {
               signal: controller.signal,
-              checker: options?.checkBeside ? startChecker : undefined,
+              // Counting needs the checker thread whatever the cores (ScanRequest.countStats).
+              checker: options?.checkBeside || options?.countStats ? startChecker : undefined,
+              countStats: options?.countStats === true,
               held: () => Math.max(0, job.holdUntil - performance.now()),
             },
           ),

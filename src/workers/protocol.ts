@@ -112,7 +112,11 @@ export interface ScanSummary {
    * expected one; docs/sidecar.md): the page says so. A dropped verdict leaves status 'incomplete'.
    */
   dropped?: DroppedSection[]
-  /** Whole-file statistics a sidecar or the index cache held (a StatsReport as JSON), shown instead of a new pass. */
+  /**
+   * Whole-file statistics a sidecar or the index cache held, or the walk counted
+   * (ScanRequest.countStats), as a StatsReport in JSON (src/rad/stats/section.ts): shown instead
+   * of a new pass.
+   */
   stats?: unknown
 }
 
@@ -128,6 +132,14 @@ export interface ScanRequest {
   useCache?: boolean
   /** Scan whatever is known (docs/sidecar.md, "Check every record"): no sidecar, not even the one beside a URL. */
   fresh?: boolean
+  /**
+   * Count the whole-file statistics during the walk, in the record checker (walkCount.ts), and
+   * return them in the summary: the page asks for a URL, whose statistics pass would download the
+   * file a second time (docs/stats.md, "One read for a URL"). The records are then checked beside
+   * the walk whatever `checkBeside` says (the counting needs the checker's thread). A file
+   * installed from a sidecar or the cache is not walked and counts nothing.
+   */
+  countStats?: boolean
 }
 
 export interface IndexApi {

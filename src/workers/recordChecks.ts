@@ -6,14 +6,18 @@
  * (src/rad/valueChecks.ts) on the second core. Checking inside the index
  * worker instead cut the index to ~0.6 of the browser's read speed (bench/results.md).
  */
+import { transfer } from 'comlink'
 import { CHUNK_HEADER_BYTES, recordLayout } from '../rad/chunk'
+import type { ChunkPayload } from '../rad/chunk'
 import { chunkPayload } from '../rad/decodeChunk'
 import { RadError } from '../rad/errors'
 import { isChunkLocal, issueFromError } from '../rad/integrity'
 import type { IntegrityIssue } from '../rad/integrity'
 import { inferSemantics } from '../rad/semantics'
 import type { NbytesConvention, Prelude } from '../rad/types'
+import type { StatsReport } from '../rad/stats/section'
 import { checkChunk, makeCheckPlan } from '../rad/valueChecks'
+import { WalkCounter } from './walkCount'
 
 /** Chunks copied back to back; entry i is chunk[i] at file offset offset[i], bytes [start[i], start[i+1]). */
 export interface CheckBatch {
@@ -113,8 +117,13 @@ export function batchBuffers(batch: CheckBatch): ArrayBuffer[] {
 
 const MAX_ISSUES_PER_BATCH = 100
 
-/** The checker's body, prepared once per file: every chunk of a batch through checkChunk (pure; Node-testable). */
-export function makeBatchChecker(prelude: Prelude): (batch: CheckBatch) => CheckResult {
+/**
+ * The checker's body, prepared once per file: every chunk of a batch through checkChunk (pure;
+ * Node-testable). With a `counter`, every chunk is also added to the walk's statistics
+ * (walkCount.ts), whatever its check found: the pass counts what decodes, not what checks clean.
+ * Counting decodes a plain chunk in place, so the batch's bytes are not to be read afterwards.
+ */
+export function makeBatchChecker(prelude: Prelude, counter?: WalkCounter): (batch: CheckBatch) => CheckResult {
   const layout = recordLayout(prelude)
   const plan = makeCheckPlan(prelude, inferSemantics(prelude))
   return (batch) => {
@@ -124,9 +133,11 @@ export function makeBatchChecker(prelude: Prelude): (batch: CheckBatch) => Check
       const bytes = batch.bytes.subarray(at, batch.start[i + 1] ?? at)
       const chunk = batch.chunk[i] ?? 0
       if (bytes.length < CHUNK_HEADER_BYTES) continue
+      const offset = batch.offset[i] ?? 0
+      let payload: ChunkPayload | undefined
       try {
-        const p = chunkPayload(bytes, batch.offset[i] ?? 0, chunk, prelude.codec, batch.convention)
-        result.alignments += checkChunk(p, layout, plan)
+        payload = chunkPayload(bytes, offset, chunk, prelude.codec, batch.convention)
+        result.alignments += checkChunk(payload, layout, plan)
       } catch (e) {
         if (!(e instanceof RadError && isChunkLocal(e.code))) throw e
         result.damaged++
@@ -135,21 +146,33 @@ export function makeBatchChecker(prelude: Prelude): (batch: CheckBatch) => Check
           result.issues.push(issueFromError(e.inChunk(chunk).inPart('chunk-records')))
         }
       }
+      counter?.add(bytes, offset, chunk, batch.convention, payload)
     }
     return result
   }
 }
 
-/** The record checker worker's body (check.worker.ts exposes it): open once per file, then check batches. */
+/**
+ * The record checker worker's body (check.worker.ts exposes it): open once per file, then check
+ * batches. Opened with `count`, it also counts the whole-file statistics of every chunk it is
+ * given (walkCount.ts), and `counted` answers with their report once the walk is over.
+ */
 export function makeCheckerApi() {
   let check: ((batch: CheckBatch) => CheckResult) | undefined
+  let counter: WalkCounter | undefined
   return {
-    open(prelude: Prelude): void {
-      check = makeBatchChecker(prelude)
+    open(prelude: Prelude, count = false): void {
+      counter = count ? new WalkCounter(prelude) : undefined
+      check = makeBatchChecker(prelude, counter)
     },
     check(batch: CheckBatch): CheckResult {
       if (!check) throw new Error('internal: record checker used before open()')
       return check(batch)
+    },
+    counted(): StatsReport | undefined {
+      const report = counter?.report()
+      const curve = report?.curve
+      return curve ? transfer(report, [curve.rank.buffer, curve.count.buffer, curve.cumulative.buffer]) : report
     },
   }
 }

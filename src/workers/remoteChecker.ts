@@ -6,6 +6,7 @@ import { transfer, wrap } from 'comlink'
 import type { Remote } from 'comlink'
 import './comlinkErrors'
 import { RadError } from '../rad/errors'
+import type { StatsReport } from '../rad/stats/section'
 import type { Prelude } from '../rad/types'
 import type { RecordChecker } from './checksBeside'
 import { batchBuffers } from './recordChecks'
@@ -15,12 +16,18 @@ import type { CheckResult, CheckerApi } from './recordChecks'
 export const CHECK_TIMEOUT_MS = 30_000
 
 /**
- * Opens `worker` (a started check.worker) for this file's prelude. A checker
+ * Opens `worker` (a started check.worker) for this file's prelude; with `count`, it also counts
+ * the statistics of the chunks it checks (walkCount.ts). A checker
  * that crashes, cannot read a message or stops answering for `timeoutMs`
  * fails every pending and later call with WORKER_FAILED, so the scan checks
  * the rest itself; the worker is then terminated.
  */
-export function remoteChecker(prelude: Prelude, worker: Worker, timeoutMs = CHECK_TIMEOUT_MS): RecordChecker {
+export function remoteChecker(
+  prelude: Prelude,
+  worker: Worker,
+  timeoutMs = CHECK_TIMEOUT_MS,
+  count = false,
+): RecordChecker {
   const api: Remote<CheckerApi> = wrap<CheckerApi>(worker)
   const pending = new Set<(e: Error) => void>()
   let failed: Error | undefined
@@ -37,25 +44,31 @@ export function remoteChecker(prelude: Prelude, worker: Worker, timeoutMs = CHEC
   worker.addEventListener('messageerror', () => {
     fail('a message could not be read')
   })
-  api.open(prelude).catch((e: unknown) => {
+  api.open(prelude, count).catch((e: unknown) => {
     fail(e instanceof Error ? e.message : String(e))
   })
+  /** One call to the checker, failed with the checker when it stops. */
+  const call = <T>(ask: () => Promise<T>): Promise<T> => {
+    if (failed) return Promise.reject(failed)
+    return new Promise<T>((resolve, reject) => {
+      pending.add(reject)
+      const timer = setTimeout(() => {
+        fail(`no answer for ${String(timeoutMs / 1000)} s`)
+      }, timeoutMs)
+      ask()
+        .then(resolve, reject)
+        .finally(() => {
+          clearTimeout(timer)
+          pending.delete(reject)
+        })
+    })
+  }
   return {
     check(batch) {
-      if (failed) return Promise.reject(failed)
-      return new Promise<CheckResult>((resolve, reject) => {
-        pending.add(reject)
-        const timer = setTimeout(() => {
-          fail(`no answer for ${String(timeoutMs / 1000)} s`)
-        }, timeoutMs)
-        api
-          .check(transfer(batch, batchBuffers(batch)))
-          .then(resolve, reject)
-          .finally(() => {
-            clearTimeout(timer)
-            pending.delete(reject)
-          })
-      })
+      return call<CheckResult>(() => api.check(transfer(batch, batchBuffers(batch))))
+    },
+    counted() {
+      return call<StatsReport | undefined>(() => api.counted())
     },
     close() {
       worker.terminate()

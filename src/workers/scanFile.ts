@@ -14,6 +14,8 @@ import type { HashedFingerprint } from '../rad/sidecar'
 import { integrityStatus, issueFromError } from '../rad/integrity'
 import type { IntegrityIssue } from '../rad/integrity'
 import { inferSemantics } from '../rad/semantics'
+import { statsToJson } from '../rad/stats/section'
+import type { StatsReport } from '../rad/stats/section'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import { makeCheckPlan } from '../rad/valueChecks'
 import { ChecksBeside } from './checksBeside'
@@ -37,10 +39,16 @@ function isAbort(e: unknown, signal: AbortSignal | undefined): boolean {
 export interface ScanOptions {
   signal?: AbortSignal
   /**
-   * Starts a record checker in another thread (ADR 0002). Without one, the
-   * records are checked inside the walk, on this thread.
+   * Starts a record checker in another thread (ADR 0002), counting the statistics too when
+   * `count` (walkCount.ts). Without one, the records are checked inside the walk, on this thread.
    */
-  checker?: (prelude: Prelude) => RecordChecker | undefined
+  checker?: (prelude: Prelude, count: boolean) => RecordChecker | undefined
+  /**
+   * Count the whole-file statistics in the checker as the walk goes (a URL: one read for the
+   * index, the checks and the statistics; docs/stats.md, "One read for a URL"). The summary then
+   * carries their report (`stats`) when every chunk was counted.
+   */
+  countStats?: boolean
   /** How long the walk should stay paused now: the page holds it while the user scrolls (scanChunks). */
   held?: () => number
   /** The file's sidecar fingerprint when the caller took it already (scanOrInstall). */
@@ -53,6 +61,8 @@ interface Findings {
   issues: IntegrityIssue[]
   alignments: number | undefined
   damagedChunks: number[]
+  /** The statistics the checker counted during the walk (ScanOptions.countStats). */
+  stats?: StatsReport | undefined
 }
 
 /** File order: header notes first, then by byte offset; notes without a place last. */
@@ -175,6 +185,8 @@ function completed(
     elapsedMs: Date.now() - started,
     timing: mapped?.timing ?? result.timing,
     ...(mapped ? { mappedMs: mapped.doneMs - started } : {}),
+    // As a sidecar or the index cache holds them (src/rad/stats/section.ts): the page reads all three alike.
+    ...(found.stats ? { stats: statsToJson(found.stats) } : {}),
   }
 }
 
@@ -242,7 +254,7 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
     // file is browsable at the speed of a plain one; then the records' checks pass (ADR 0003).
     const mapped = prelude.codec === 'none' ? undefined : await mapChunks(source, prelude, signal, held, onIndex)
     // An unknown codec (§6): nothing to check, the records cannot be decompressed (scanChunks maps only).
-    const remote = prelude.codec === 'unknown' ? undefined : opts.checker?.(prelude)
+    const remote = prelude.codec === 'unknown' ? undefined : opts.checker?.(prelude, opts.countStats === true)
     beside = remote ? new ChecksBeside(prelude, remote) : undefined
     const result = await scanChunks(source, prelude, {
       signal,
@@ -333,5 +345,5 @@ async function findings(result: ScanResult, beside: ChecksBeside | undefined): P
   const issues = [...result.issues, ...checked.issues].sort((a, b) => position(a) - position(b))
   // The walk's own damaged chunks are those of the container (a .sz frame failing its checksum).
   const damagedChunks = [...new Set([...result.damagedChunks, ...checked.damagedChunks])].sort((a, b) => a - b)
-  return { result, issues, alignments: checked.alignments, damagedChunks }
+  return { result, issues, alignments: checked.alignments, damagedChunks, stats: checked.stats }
 }

@@ -47,7 +47,11 @@ function checkerWorker(api: CheckerApi = makeCheckerApi()): ChannelWorker {
 
 /** A checker that opens, then never answers a batch (Comlink waits for a returned promise). */
 function silentApi(): CheckerApi {
-  return { open: () => undefined, check: () => new Promise<never>(() => undefined) as never }
+  return {
+    open: () => undefined,
+    check: () => new Promise<never>(() => undefined) as never,
+    counted: () => undefined,
+  }
 }
 
 afterEach(closeChannelWorkers)
@@ -89,6 +93,7 @@ describe('remoteChecker', () => {
         throw new Error('no such codec')
       },
       check: () => new Promise<never>(() => undefined) as never,
+      counted: () => undefined,
     }
     const checker = remoteChecker(prelude, checkerWorker(api))
     await expect(checker.check(batchOf(fixture))).rejects.toThrow(/the record checker stopped: no such codec/)

@@ -53,6 +53,14 @@ export function StatsStatus({
     )
   }
   if (view.restoredFrom === 'sidecar') return <FromSidecar view={view} onRestart={onRestart} />
+  if (view.restoredFrom === 'walk') {
+    // A URL's statistics, counted beside the index walk (docs/stats.md, "One read for a URL").
+    return (
+      <span className="muted" data-testid="stats-progress">
+        Every record counted during the index walk: one read of the file.
+      </span>
+    )
+  }
   return (
     <span className="muted" data-testid="stats-progress">
       Every record counted
