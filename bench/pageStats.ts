@@ -15,8 +15,6 @@ import { join } from 'node:path'
 import { harness, launch, rendererRss, serve, withPeakMemory } from './browser'
 
 const ROOT = join(import.meta.dirname, '..')
-const FILE = process.argv[2] ?? join(ROOT, 'bench', 'data', 'tenx-1024m.rad')
-const RUNS = Number(process.argv[3] ?? 3)
 const PORT = Number(process.env.BENCH_PORT ?? 4327)
 const GB = 1e9
 const MiB = 1024 * 1024
@@ -41,7 +39,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[(xs.lengt
 const range = (xs: number[], f: (n: number) => string): string =>
   `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`
 
-function cliFigures(): { knee: number | null; barcodes: number; pairs: number } {
+function cliFigures(FILE: string): { knee: number | null; barcodes: number; pairs: number } {
   const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'rad.mjs'), 'stats', FILE, '--json'], {
     encoding: 'utf8',
     maxBuffer: 64 << 20,
@@ -54,7 +52,8 @@ function cliFigures(): { knee: number | null; barcodes: number; pairs: number } 
   return { knee: json.knee, barcodes: json.barcodes.distinct, pairs: json.umis.distinct_pairs }
 }
 
-async function main(): Promise<void> {
+/** The markdown section (bench/results.md) for FILE, RUNS runs of each. */
+export async function pageStatsSection(FILE: string, RUNS = 3): Promise<string> {
   const size = statSync(FILE).size
   const server = await serve(PORT)
   const browser = await launch()
@@ -66,7 +65,7 @@ async function main(): Promise<void> {
       raw.push(size / GB / (ms / 1000))
     }
     await page.evaluate(() => (window as unknown as { radBench: Bench }).radBench.index())
-    const want = cliFigures()
+    const want = cliFigures(FILE)
     const rows: string[] = []
     for (const workers of [1, 2]) {
       const rates: number[] = []
@@ -94,22 +93,23 @@ async function main(): Promise<void> {
       )
     }
     const name = FILE.split('/').pop() ?? FILE
-    process.stdout.write(
-      [
-        `## The page's statistics pass on ${name} (${(size / GB).toFixed(2)} GB; ${String(RUNS)} runs)`,
-        '',
-        `raw read ${range(raw, (n) => n.toFixed(2))} GB/s; rad stats: ${String(want.barcodes)} barcodes, ${String(want.pairs)} pairs, knee ${String(want.knee)}`,
-        '',
-        '| workers | stats pass GB/s | ÷ raw read | peak MiB above idle | figures |',
-        '|---:|---:|---:|---:|---|',
-        ...rows,
-        '',
-      ].join('\n'),
-    )
+    return [
+      `## The page's statistics pass on ${name} (${(size / GB).toFixed(2)} GB; ${String(RUNS)} runs)`,
+      '',
+      `raw read ${range(raw, (n) => n.toFixed(2))} GB/s; rad stats: ${String(want.barcodes)} barcodes, ${String(want.pairs)} pairs, knee ${String(want.knee)}`,
+      '',
+      '| workers | stats pass GB/s | ÷ raw read | peak MiB above idle | figures |',
+      '|---:|---:|---:|---:|---|',
+      ...rows,
+      '',
+    ].join('\n')
   } finally {
     await browser.close()
     server.close()
   }
 }
 
-await main()
+if (process.argv[1]?.endsWith('pageStats.ts')) {
+  const file = process.argv[2] ?? join(ROOT, 'bench', 'data', 'tenx-1024m.rad')
+  process.stdout.write(await pageStatsSection(file, Number(process.argv[3] ?? 3)))
+}

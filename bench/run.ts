@@ -12,6 +12,7 @@ import { basename, join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { harness, launch, openInApp, rendererRss, scrollFrames, serve, waitIndexed, withPeakMemory } from './browser'
 import { bustoolsSection } from './bustools'
+import { pageStatsSection } from './pageStats'
 import { generateInputs } from './generate'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -343,6 +344,8 @@ async function main(): Promise<void> {
     const decode = wanted('decode') ? await decodeScaling(base, inputs.salmon1g) : []
     log('statistics pass…')
     const stats = wanted('stats') ? await statsSideBySide(base, inputs.salmon1g, grid.best) : []
+    log('statistics pass on the 1 GiB 10x-shaped file…')
+    const tenxStats = wanted('stats') ? await pageStatsSection(inputs.tenx1g.rad, RUNS) : ''
     log('memory while indexing 5 GiB…')
     const memory = wanted('memory') ? await appMemory(base, inputs.salmon5g) : { idle: NaN, peak: NaN }
     log('scrolling…')
@@ -352,7 +355,18 @@ async function main(): Promise<void> {
     log('rad stats beside bustools…')
     const bustools = wanted('bustools') ? bustoolsSection() : ''
     const app = { ...memory, frames }
-    writeResults({ version, grid, files, decode, stats, app, cli, bustools, source: inputs.salmonSourceKind })
+    writeResults({
+      version,
+      grid,
+      files,
+      decode,
+      stats,
+      tenxStats,
+      app,
+      cli,
+      bustools,
+      source: inputs.salmonSourceKind,
+    })
   } finally {
     server.close()
   }
@@ -368,6 +382,7 @@ interface Results {
   cli: Stat
   /** Markdown (bustools.ts), or a note that bustools is missing. */
   bustools: string
+  tenxStats: string
   source: string
 }
 
@@ -434,6 +449,7 @@ ${r.stats.join('\n')}
 \`node bin/rad.mjs validate salmon-1g.rad\` (whole command, Node start-up included; warm page cache):
 ${fmt(r.cli)} GB/s.
 
+${r.tenxStats}
 ${r.bustools}
 ## Raw read grid (salmon-1g.rad, one worker)
 
