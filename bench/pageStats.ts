@@ -12,6 +12,7 @@
 import { spawnSync } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
+import type { StatsPassFigures } from './page/main'
 import { harness, launch, rendererRss, serve, withPeakMemory } from './browser'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -19,14 +20,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 4327)
 const GB = 1e9
 const MiB = 1024 * 1024
 
-interface PassFigures {
-  ms: number
-  records: number
-  bytes: number
-  knee: number | null
-  barcodes: number | null
-  pairs: number | null
-}
+type PassFigures = StatsPassFigures
 
 interface Bench {
   rawRead(block: number, depth: number): Promise<number>

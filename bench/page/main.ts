@@ -174,6 +174,16 @@ async function decode(
   }
 }
 
+/** What stats() answers: its time and the JSON's headline figures (bench/pageStats.ts compares them). */
+export interface StatsPassFigures {
+  ms: number
+  records: number
+  bytes: number
+  knee: number | null
+  barcodes: number | null
+  pairs: number | null
+}
+
 let statsPool: DecodePool | undefined
 
 /** Starts `n` of the app's decode workers (as the page has them before its pass) for stats(). */
@@ -207,16 +217,7 @@ function requestsOf(got: Indexed): ChunkRequest[] {
  * timed as decode() is: from its first call to its final report. Returns the
  * JSON's headline figures to check it counted everything.
  */
-async function stats(
-  n: number,
-): Promise<{
-  ms: number
-  records: number
-  bytes: number
-  knee: number | null
-  barcodes: number | null
-  pairs: number | null
-}> {
+async function stats(n: number): Promise<StatsPassFigures> {
   const got = last
   if (!got) throw new Error('index() first')
   const reqs = requestsOf(got)
