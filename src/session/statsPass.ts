@@ -1,10 +1,11 @@
 /**
  * The whole-file statistics pass (docs/stats.md, ADR 0004), run from the page thread but
  * computed in the decode workers: a consumer of the one pass runner (lanes.ts), each worker
- * walking ~32 MiB batches into its own accumulator (statsWorker.ts). Every
- * REPORT_EVERY_MS, and at the end, the other workers' states are drained
- * into worker 0's, which answers with the JSON and the thinned rank curve:
- * the page never sees a record. Each worker owns a range of the exact pairs'
+ * walking ~16 MiB batches into its own accumulator (statsWorker.ts). Every
+ * REPORT_EVERY_MS, worker 0 reports its figures with copies of the others'
+ * (statsSnapshot); at the end the other workers' states are drained into
+ * worker 0's, which answers with the JSON and the thinned rank curve: the
+ * page never sees a record. Each worker owns a range of the exact pairs'
  * buckets and appends only their pairs; the rows of the others' buckets go to
  * their owner (statsRows), so no pair is held twice (docs/adr/0009, "Seventh round").
  */
@@ -96,23 +97,14 @@ export async function runStatsPass(
       handed.add(settled)
     })
   }
-  const report = async (): Promise<StatsReport> => {
-    // One worker's state at a time, merged before the next is drained: one
-    // state in flight, not poolSize − 1 (the memory bound of docs/stats.md).
-    for (const call of calls.slice(1)) {
-      const state = await call((api) => api.statsDrain(pass))
-      // Transferred on, not copied: a drained state can hold half the file's pairs.
-      await head((api) => api.statsMerge(pass, transfer([state], statsTransferables(state))))
-    }
-    return head((api) => api.statsReport(pass))
-  }
+  const { report, partialReport } = reportsOf(calls, pass)
   let reporting: Promise<void> | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
   let ended = false
   let failed = false
   const partial = (): void => {
     const t0 = performance.now()
-    reporting = report()
+    reporting = partialReport()
       .then((r) => {
         if (!failed && !signal.aborted) opts.onPartial(r, tick())
       })
@@ -155,4 +147,25 @@ export async function runStatsPass(
   await Promise.all(calls.slice(1).map((call) => call((api) => api.statsEnd(pass))))
   opts.onProgress(tick())
   return final
+}
+
+/** The final report and a partial one, asked of worker 0 (the others' states sent to it). */
+function reportsOf(calls: readonly WorkerCall[], pass: number) {
+  const head = calls[0]!
+  // The end: one worker's state at a time, merged before the next is drained: one state in
+  // flight, not poolSize − 1 (the memory bound of docs/stats.md).
+  const report = async (): Promise<StatsReport> => {
+    for (const call of calls.slice(1)) {
+      const state = await call((api) => api.statsDrain(pass))
+      // Transferred on, not copied: a drained state can hold half the file's pairs.
+      await head((api) => api.statsMerge(pass, transfer([state], statsTransferables(state))))
+    }
+    return head((api) => api.statsReport(pass))
+  }
+  // On the way: copies of the others' figures (their buckets' pairs stay where they are).
+  const partialReport = async (): Promise<StatsReport> => {
+    const others = await Promise.all(calls.slice(1).map((call) => call((api) => api.statsSnapshot(pass))))
+    return head((api) => api.statsReport(pass, others))
+  }
+  return { report, partialReport }
 }

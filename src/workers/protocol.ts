@@ -342,10 +342,18 @@ export interface StatsWorkerApi {
   statsRows(pass: number, rows: Uint32Array): void
   /** This worker's state since the last drain (transferred), and a fresh accumulator. */
   statsDrain(pass: number): StatsState
+  /**
+   * A copy of this worker's state for a partial report, without the exact pairs' UMIs
+   * (reportState): the accumulator goes on counting (docs/adr/0009, eighth round).
+   */
+  statsSnapshot(pass: number): StatsState
   /** Adds other workers' drained states to this worker's accumulator (the pass's total). */
   statsMerge(pass: number, states: StatsState[]): void
-  /** The JSON and the plot's data of this worker's accumulator. */
-  statsReport(pass: number): StatsReport
+  /**
+   * The JSON and the plot's data of this worker's accumulator, or, with `others` (the other
+   * workers' snapshots, each owning its own buckets), of their sum so far: a partial report.
+   */
+  statsReport(pass: number, others?: StatsState[]): StatsReport
   /** alevin-fry's --expect-cells / --force-cells cut-offs on this worker's accumulator. */
   statsCutoffs(pass: number, expectCells: number | undefined, forceCells: number | undefined): StatsCutoffs
   /** The barcodes with at least `minCount` records in this worker's accumulator (the export's cells above a cut-off). */

@@ -19,9 +19,10 @@ import {
   expectCellsCutoff,
   forceCellsCutoff,
   statsJson,
+  reportState,
   statsTransferables,
 } from '../rad/stats'
-import type { StatsAccumulator } from '../rad/stats'
+import type { StatsAccumulator, StatsState } from '../rad/stats'
 import { rankCurveOf } from '../rad/stats/section'
 import type { Semantics } from '../rad/semantics'
 import type { StatsReport } from './protocol'
@@ -75,13 +76,16 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
       p.acc = createStatsAccumulator(p.decoder.prelude, p.sem, { pairShift: state.pairShift, bucketOwners: p.owners })
       return transfer(state, statsTransferables(state))
     },
+    statsSnapshot(id) {
+      return reportState(currentNow(id).acc.exportState(true))
+    },
     statsMerge(id, states) {
       const p = currentNow(id)
       for (const s of states) p.acc.merge(s)
     },
-    statsReport(id) {
+    statsReport(id, others) {
       const p = currentNow(id)
-      const report = reportOf(p)
+      const report = others ? reportOf(p, sumSoFar(p, others)) : reportOf(p, p.acc)
       return report.curve
         ? transfer(report, [report.curve.rank.buffer, report.curve.count.buffer, report.curve.cumulative.buffer])
         : report
@@ -128,9 +132,17 @@ async function addBatch(p: Pass, batch: ChunkRequest[], convention: NbytesConven
   )
 }
 
-/** The JSON of the accumulator so far, and its rank curve thinned for the plot (the cut-offs drawn exactly). */
-function reportOf(p: Pass): StatsReport {
-  const state = p.acc.exportState()
+/** This worker's accumulator and the others' snapshots, summed for a partial report. */
+function sumSoFar(p: Pass, others: StatsState[]): StatsAccumulator {
+  const sum = createStatsAccumulator(p.decoder.prelude, p.sem)
+  sum.merge(p.acc.exportState(true))
+  for (const s of others) sum.merge(s)
+  return sum
+}
+
+/** The JSON of `acc` so far, and its rank curve thinned for the plot (the cut-offs drawn exactly). */
+function reportOf(p: Pass, acc: StatsAccumulator): StatsReport {
+  const state = acc.exportState()
   const json = statsJson(state, p.decoder.prelude, p.sem)
   const desc = barcodeCountsDescending(state)
   p.descending = desc

@@ -10,7 +10,7 @@ import { AlignmentCounts, DENSE_HISTOGRAM } from './alignmentCounts'
 import { BarcodeUmiCounts } from './barcodeUmiCounts'
 import { Histogram } from './countTable'
 import { countable } from './keys'
-import { partitionBuffers } from './pairPartitions'
+import { partitionBuffers, withoutPairs } from './pairPartitions'
 import type { StatsOptions, StatsState } from './types'
 
 export { ORIENTATIONS } from './alignmentCounts'
@@ -109,15 +109,16 @@ export class StatsAccumulator {
   /**
    * The state: structured-clonable, buffers transferable (statsTransferables). Tables are compact
    * copies; the partitions' lists are shared (never changed in place), so a caller that transfers
-   * them must drop this accumulator (statsWorker.ts statsDrain does).
+   * them must drop this accumulator (statsWorker.ts statsDrain does). For a `partial` report the
+   * exact pairs' figures may lag the records (PairPartitions.exportState).
    */
-  exportState(): StatsState {
+  exportState(partial = false): StatsState {
     return {
       version: 1,
       records: this.records,
       alignments: this.alignments,
       alnPerRecord: this.alnPerRecord.exportState(),
-      ...this.keys.exportState(),
+      ...this.keys.exportState(partial),
       ...this.aln.exportState(),
       chunkRecords: this.chunkRecords.slice(),
       chunkBarcodes: this.chunkBarcodes.slice(),
@@ -159,6 +160,14 @@ export function mergeStates(
   acc.merge(a)
   acc.merge(b)
   return acc.exportState()
+}
+
+/**
+ * A state for a partial report, with every figure but not the exact pairs' UMIs (withoutPairs):
+ * it can be merged only with states of other buckets (StatsOptions.bucketOwners).
+ */
+export function reportState(s: StatsState): StatsState {
+  return s.partitions ? { ...s, partitions: withoutPairs(s.partitions) } : s
 }
 
 /** The buffers of a state, for postMessage's transfer list (each once). */

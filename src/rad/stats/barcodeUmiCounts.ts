@@ -282,11 +282,11 @@ export class BarcodeUmiCounts {
     this.rows = saved
   }
 
-  /** The StatsState fields of barcodes and pairs. */
-  exportState(): Pick<StatsState, 'barcodes' | 'pairs' | 'pairShift' | 'partitions'> {
+  /** The StatsState fields of barcodes and pairs (`partial`: PairPartitions.exportState). */
+  exportState(partial = false): Pick<StatsState, 'barcodes' | 'pairs' | 'pairShift' | 'partitions'> {
     const noPairs = new CountTable(this.keyWords + 2, 0, 0).exportState()
     if (this.partitions) {
-      const s = this.partitions.exportState()
+      const s = this.partitions.exportState(partial)
       const { keys, counts } = partitionBarcodes(s)
       const table = { keyWords: 2, size: counts.length, keys, counts }
       return { barcodes: [{ table, hll: newHll(), untrackedRecords: 0 }], pairs: noPairs, pairShift: 0, partitions: s }

@@ -3,6 +3,7 @@ export type * from './types'
 export {
   createStatsAccumulator,
   mergeStates,
+  reportState,
   statsTransferables,
   StatsAccumulator,
   DEFAULT_MAX_BARCODES,

@@ -15,14 +15,20 @@
 import {
   BUCKETS,
   LOW_BITS,
+  MAX_UMI,
   SPREAD,
   bucketOf,
   emptyPartitions,
+  giveBackLists,
   mergeLists,
-  rawLists,
+  oddPairs,
+  pairsLeftOut,
   recount,
   setBucket,
+  sortedKeyLists,
 } from './partitionLists'
+import type { BucketLists } from './partitionLists'
+import { sortKeys } from './sortKeys'
 import type { PartitionState } from './types'
 
 export {
@@ -33,19 +39,25 @@ export {
   partitionBarcodes,
   partitionBuffers,
   partitionFigures,
+  withoutPairs,
 } from './partitionLists'
 export type { PartitionFigures } from './partitionLists'
 
 const LOW_MASK = (1 << LOW_BITS) - 1
-const TWO32 = 2 ** 32
 /** Keys held before the buckets are sorted and merged, by default (32 MB; StatsOptions.pendingKeys). */
 export const PENDING_CAP = 1 << 22
 
 export class PairPartitions {
   /** The merged lists (bucket arrays are replaced, never written in place). */
   private readonly state: PartitionState = emptyPartitions()
-  private readonly pending: Float64Array[] = Array.from({ length: BUCKETS }, () => new Float64Array(64))
+  /** Per bucket, the keys waiting: the barcode's low bits and the UMI. */
+  private readonly pendingHi: Uint32Array[] = Array.from({ length: BUCKETS }, () => new Uint32Array(64))
+  private readonly pendingLo: Uint32Array[] = Array.from({ length: BUCKETS }, () => new Uint32Array(64))
   private readonly pendingSize = new Uint32Array(BUCKETS)
+  /** Buckets whose lists an exported or merged state shares: not to be given back. */
+  private readonly shared = new Uint8Array(BUCKETS)
+  /** Buckets whose odd pairs are to be counted again (countOdd). */
+  private readonly oddStale = new Uint8Array(BUCKETS)
   private pendingTotal = 0
   /** The buckets this counter keeps, [ownFrom, ownTo): all, unless it is one of several owners. */
   private readonly ownFrom: number
@@ -104,32 +116,40 @@ export class PairPartitions {
    * record whose barcode or UMI does not fit 32 bits and returns its index (n when none).
    */
   addRows(rows: Uint32Array, stride: number, from: number, n: number): number {
-    const pending = this.pending
+    const pendingHi = this.pendingHi
+    const pendingLo = this.pendingLo
     const size = this.pendingSize
     let own = 0
     let r = from
     for (let at = from * stride; r < n; r++, at += stride) {
-      if ((rows[at + 1]! | rows[at + 3]!) !== 0) break
+      const umi = rows[at + 2]!
+      if ((rows[at + 1]! | rows[at + 3]!) !== 0 || umi > MAX_UMI) break
       const m = Math.imul(rows[at]!, SPREAD) >>> 0
       const b = m >>> LOW_BITS
       if (b < this.ownFrom || b >= this.ownTo) {
-        this.toOutbox(b, rows[at]!, rows[at + 2]!)
+        this.toOutbox(b, rows[at]!, umi)
         continue
       }
-      let p = pending[b]!
       const k = size[b]!
-      if (k === p.length) {
-        const grown = new Float64Array(2 * k)
-        grown.set(p)
-        pending[b] = p = grown
-      }
-      p[k] = ((m & LOW_MASK) * TWO32 + rows[at + 2]!) * 2
+      if (k === pendingHi[b]!.length) this.growPending(b)
+      pendingHi[b]![k] = m & LOW_MASK
+      pendingLo[b]![k] = umi
       size[b] = k + 1
       own++
     }
     this.pendingTotal += own
     if (this.pendingTotal >= this.pendingCap) this.flush()
     return r
+  }
+
+  private growPending(b: number): void {
+    const k = this.pendingSize[b]!
+    const hi = new Uint32Array(2 * k)
+    const lo = new Uint32Array(2 * k)
+    hi.set(this.pendingHi[b]!)
+    lo.set(this.pendingLo[b]!)
+    this.pendingHi[b] = hi
+    this.pendingLo[b] = lo
   }
 
   /** Sorts each bucket's pending keys and merges them into its lists. */
@@ -139,19 +159,42 @@ export class PairPartitions {
     for (let b = 0; b < BUCKETS; b++) {
       const k = this.pendingSize[b]!
       if (k === 0) continue
-      setBucket(s, b, mergeLists(bucketOf(s, b), rawLists(this.pending[b]!.subarray(0, k).sort())))
+      const sorted = sortKeys(this.pendingHi[b]!, this.pendingLo[b]!, k)
+      this.replaceBucket(b, mergeLists(bucketOf(s, b), sortedKeyLists(sorted.hi, sorted.lo, k)))
       this.pendingSize[b] = 0
     }
     this.pendingTotal = 0
     recount(s)
   }
 
+  /** Bucket b's new lists; its old ones are given back for reuse unless a state shares them. */
+  private replaceBucket(b: number, lists: BucketLists): void {
+    const old = bucketOf(this.state, b)
+    setBucket(this.state, b, lists)
+    if (this.shared[b] === 0) giveBackLists(old)
+    this.shared[b] = 0
+    this.oddStale[b] = 1
+  }
+
+  /** Each changed bucket's odd pairs counted again. */
+  private countOdd(): void {
+    for (let b = 0; b < BUCKETS; b++) {
+      if (this.oddStale[b] === 0) continue
+      this.state.oddCounts[b] = oddPairs(this.state, b)
+      this.oddStale[b] = 0
+    }
+  }
+
   /**
-   * The lists with every pending key merged. The lists are copied, the buckets' arrays shared:
-   * they are replaced, never written, so the state stays as it was.
+   * The lists with every pending key merged; for a `partial` report, only when that is cheap
+   * (the lists hold fewer than 4 pairs a waiting key): a merge rewrites every list, so the
+   * figures may lag the records by up to `pendingKeys` reads. The lists are copied, the
+   * buckets' arrays shared: they are replaced, never written, so the state stays as it was.
    */
-  exportState(): PartitionState {
-    this.flush()
+  exportState(partial = false): PartitionState {
+    if (!partial || this.state.pairCount < 4 * this.pendingTotal) this.flush()
+    this.countOdd()
+    this.shared.fill(1)
     const s = this.state
     const copy = <T>(a: T[]): T[] => a.slice()
     return {
@@ -160,18 +203,30 @@ export class PairPartitions {
       reads: copy(s.reads),
       umiCounts: copy(s.umiCounts),
       umis: copy(s.umis),
-      odd: copy(s.odd),
+      oddCounts: s.oddCounts.slice(),
     }
   }
 
-  /** Adds another accumulator's lists (a bucket this one has not seen is taken as it is). */
+  /**
+   * Adds another accumulator's lists (a bucket this one has not seen is taken as it is). A
+   * bucket without its pairs (withoutPairs) can only be taken.
+   */
   merge(other: PartitionState): void {
     this.flush()
     const s = this.state
     for (let b = 0; b < BUCKETS; b++) {
       if (other.barcodes[b]!.length === 0) continue
-      const theirs = bucketOf(other, b)
-      setBucket(s, b, s.barcodes[b]!.length === 0 ? theirs : mergeLists(bucketOf(s, b), theirs))
+      if (s.barcodes[b]!.length === 0) {
+        setBucket(s, b, bucketOf(other, b))
+        s.oddCounts[b] = other.oddCounts[b]!
+        this.oddStale[b] = 0
+        this.shared[b] = 1 // the other state's too
+        continue
+      }
+      if (pairsLeftOut(other, b) || pairsLeftOut(s, b)) {
+        throw new Error(`internal: bucket ${String(b)} merged without its pairs`)
+      }
+      this.replaceBucket(b, mergeLists(bucketOf(s, b), bucketOf(other, b)))
     }
     recount(s)
   }

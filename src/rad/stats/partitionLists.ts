@@ -1,21 +1,19 @@
 /**
- * The lists of pairPartitions.ts, per bucket (docs/adr/0009, fourth round; ADR 0013): the
- * bucket's barcodes (their low bits, sorted) with their reads and their number of distinct UMIs,
- * and the pairs' UMIs, one run a barcode in the barcodes' order, each run sorted, with one bit a
- * pair for the parity of its reads (all Good–Toulmin at t = 1 needs). 4⅛ bytes a distinct pair,
- * 16 a barcode. Lists are replaced, never written in place, so states can share them.
+ * The lists of pairPartitions.ts, per bucket (docs/adr/0009, fourth and eighth rounds; ADR
+ * 0013): the bucket's barcodes (their low bits, sorted) with their reads and their number of
+ * distinct UMIs, and the pairs, one run a barcode in the barcodes' order, each run sorted: a pair
+ * is one word, UMI · 2 + the parity of its reads (all Good–Toulmin at t = 1 needs), so a UMI is
+ * below 2^31 (≤ 15 nt). 4 bytes a distinct pair, 16 a barcode. Lists are replaced, never written
+ * in place, so states can share them.
  */
 import type { PartitionState } from './types'
 
-export const BUCKET_BITS = 12
+export const BUCKET_BITS = 8
 export const BUCKETS = 1 << BUCKET_BITS
 export const LOW_BITS = 32 - BUCKET_BITS
 export const SPREAD = 0x9e3779b1
-const TWO32 = 2 ** 32
-const TWO33 = 2 ** 33
-/** Past every barcode's low bits (< 2^LOW_BITS): the end of a list. */
-const END = TWO32
-
+/** The largest UMI a pair's word holds. */
+export const MAX_UMI = 0x7fffffff
 /** The inverse of an odd number modulo 2^32 (Newton's iteration doubles the correct bits). */
 function inverseOdd(a: number): number {
   let x = a
@@ -34,8 +32,8 @@ export interface BucketLists {
   barcodes: Uint32Array
   reads: Float64Array
   umiCounts: Uint32Array
+  /** UMI · 2 + the parity of the pair's reads. */
   umis: Uint32Array
-  odd: Uint8Array
 }
 
 function listsOf(barcodes: number, pairs: number): BucketLists {
@@ -44,7 +42,6 @@ function listsOf(barcodes: number, pairs: number): BucketLists {
     reads: new Float64Array(barcodes),
     umiCounts: new Uint32Array(barcodes),
     umis: new Uint32Array(pairs),
-    odd: new Uint8Array((pairs + 7) >> 3),
   }
 }
 
@@ -56,14 +53,14 @@ export function emptyPartitions(): PartitionState {
     reads: each(none.reads),
     umiCounts: each(none.umiCounts),
     umis: each(none.umis),
-    odd: each(none.odd),
+    oddCounts: new Float64Array(BUCKETS),
     pairCount: 0,
     barcodeCount: 0,
   }
 }
 
 export function bucketOf(s: PartitionState, b: number): BucketLists {
-  return { barcodes: s.barcodes[b]!, reads: s.reads[b]!, umiCounts: s.umiCounts[b]!, umis: s.umis[b]!, odd: s.odd[b]! }
+  return { barcodes: s.barcodes[b]!, reads: s.reads[b]!, umiCounts: s.umiCounts[b]!, umis: s.umis[b]! }
 }
 
 export function setBucket(s: PartitionState, b: number, l: BucketLists): void {
@@ -71,51 +68,93 @@ export function setBucket(s: PartitionState, b: number, l: BucketLists): void {
   s.reads[b] = l.reads
   s.umiCounts[b] = l.umiCounts
   s.umis[b] = l.umis
-  s.odd[b] = l.odd
 }
 
-/** Scratch lists, grown as needed: `merged` for a merge's output, `incoming` for raw keys. */
-let merged = listsOf(1 << 12, 1 << 16)
+/** Scratch lists for sorted keys, grown as needed. */
 let incoming = listsOf(1 << 12, 1 << 16)
 
 function roomIn(l: BucketLists, barcodes: number, pairs: number): BucketLists {
-  if (l.barcodes.length >= barcodes && l.umis.length >= pairs) {
-    l.odd.fill(0, 0, (pairs + 7) >> 3)
-    return l
-  }
+  if (l.barcodes.length >= barcodes && l.umis.length >= pairs) return l
   return listsOf(Math.max(barcodes, 2 * l.barcodes.length), Math.max(pairs, 2 * l.umis.length))
 }
 
-function sliced(l: BucketLists, barcodes: number, pairs: number): BucketLists {
+/**
+ * Lists that no state refers to any more (PairPartitions gives back a bucket's lists when a merge
+ * replaces them, unless it exported them): the next merge writes into them. A merge's output
+ * otherwise is a fresh allocation, zeroed and faulted in page by page, at every flush of every
+ * bucket (docs/adr/0009, eighth round).
+ */
+const spares: BucketLists[] = []
+const MAX_SPARES = 2
+
+/** The whole arrays behind l's views. */
+function wholeArrays(l: BucketLists): BucketLists {
+  const whole = <T extends Uint32Array | Float64Array>(a: T, make: (b: ArrayBuffer) => T): T =>
+    make(a.buffer as ArrayBuffer)
   return {
-    barcodes: l.barcodes.slice(0, barcodes),
-    reads: l.reads.slice(0, barcodes),
-    umiCounts: l.umiCounts.slice(0, barcodes),
-    umis: l.umis.slice(0, pairs),
-    odd: l.odd.slice(0, (pairs + 7) >> 3),
+    barcodes: whole(l.barcodes, (b) => new Uint32Array(b)),
+    reads: whole(l.reads, (b) => new Float64Array(b)),
+    umiCounts: whole(l.umiCounts, (b) => new Uint32Array(b)),
+    umis: whole(l.umis, (b) => new Uint32Array(b)),
   }
 }
 
-function bit(odd: Uint8Array, i: number): number {
-  return (odd[i >> 3]! >> (i & 7)) & 1
+/** Bucket lists the caller no longer refers to, nor does any state. */
+export function giveBackLists(l: BucketLists): void {
+  if (l.umis.length === 0 || l.barcodes.byteOffset !== 0 || l.umis.byteOffset !== 0) return
+  if (spares.length === MAX_SPARES) spares.shift()
+  spares.push(wholeArrays(l))
 }
 
-/** A bucket's sorted raw keys ((low · 2^32 + UMI) · 2, once a read) as lists (scratch views). */
-export function rawLists(raw: Float64Array): BucketLists {
-  const out = (incoming = roomIn(incoming, raw.length, raw.length))
+/** Room for a merge's output: a spare that fits, or new arrays with an eighth more. */
+function outputLists(barcodes: number, pairs: number): BucketLists {
+  const fits = spares.findIndex((l) => l.barcodes.length >= barcodes && l.umis.length >= pairs)
+  if (fits >= 0) return spares.splice(fits, 1)[0]!
+  return listsOf(Math.ceil(1.125 * barcodes), Math.ceil(1.125 * pairs))
+}
+
+/** dst[at…] = src[from, to): a loop for short runs, a native copy for long ones. */
+function copyRun<T extends Uint32Array | Float64Array>(src: T, from: number, to: number, dst: T, at: number): void {
+  if (to - from > 32) dst.set(src.subarray(from, to), at)
+  else for (let i = from; i < to; i++) dst[at++] = src[i]!
+}
+
+/** The first index in [from, to) whose value is ≥ x (galloping from `from`: runs are short or close). */
+function lowerBound(a: Uint32Array, from: number, to: number, x: number): number {
+  let lo = from
+  let step = 1
+  let hi = from
+  while (hi < to && a[hi]! < x) {
+    lo = hi + 1
+    hi += step
+    step *= 2
+  }
+  if (hi > to) hi = to
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (a[mid]! < x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * Sorted keys (hi: barcode low bits, lo: UMI; n of them, one a read) as lists (scratch views).
+ * A pair's parity is the parity of its run of equal keys.
+ */
+export function sortedKeyLists(hi: Uint32Array, lo: Uint32Array, n: number): BucketLists {
+  const out = (incoming = roomIn(incoming, n, n))
   let nb = 0
   let np = 0
-  for (let j = 0; j < raw.length;) {
-    const low = (raw[j]! / TWO33) | 0
+  for (let j = 0; j < n;) {
+    const low = hi[j]!
     const from = j
     const firstPair = np
-    while (j < raw.length && ((raw[j]! / TWO33) | 0) === low) {
-      const k = raw[j]!
+    while (j < n && hi[j] === low) {
+      const umi = lo[j]!
       let odd = 1
-      for (j++; j < raw.length && raw[j] === k; j++) odd ^= 1
-      out.umis[np] = k / 2 - low * TWO32
-      out.odd[np >> 3]! |= odd << (np & 7)
-      np++
+      for (j++; j < n && lo[j] === umi && hi[j] === low; j++) odd ^= 1
+      out.umis[np++] = umi * 2 + odd
     }
     out.barcodes[nb] = low
     out.reads[nb] = j - from
@@ -126,43 +165,106 @@ export function rawLists(raw: Float64Array): BucketLists {
     reads: out.reads.subarray(0, nb),
     umiCounts: out.umiCounts.subarray(0, nb),
     umis: out.umis.subarray(0, np),
-    odd: out.odd.subarray(0, (np + 7) >> 3),
   }
 }
 
-/** Merges two buckets' lists: a barcode in both sums its reads; a pair in both, its parities. */
+/**
+ * Merges two buckets' lists: a barcode in both sums its reads; a pair in both, its parities. The
+ * result is written once, into arrays sized for both (views of their first part): no scratch
+ * copy. A barcode in both merges the shorter run into the longer one by galloping when the
+ * longer is much longer (a cell's UMIs so far and the few of this batch).
+ */
 export function mergeLists(a: BucketLists, b: BucketLists): BucketLists {
-  const out = (merged = roomIn(merged, a.barcodes.length + b.barcodes.length, a.umis.length + b.umis.length))
+  const na = a.barcodes.length
+  const nb = b.barcodes.length
+  const out = outputLists(na + nb, a.umis.length + b.umis.length)
   let i = 0
   let j = 0
   let pa = 0
   let pb = 0
-  let nb = 0
+  let k = 0
   let np = 0
-  while (i < a.barcodes.length || j < b.barcodes.length) {
-    const x = i < a.barcodes.length ? a.barcodes[i]! : END
-    const y = j < b.barcodes.length ? b.barcodes[j]! : END
-    let reads = 0
-    const endA = x <= y ? pa + a.umiCounts[i]! : pa
-    const endB = y <= x ? pb + b.umiCounts[j]! : pb
-    if (x <= y) reads += a.reads[i++]!
-    if (y <= x) reads += b.reads[j++]!
-    const firstPair = np
-    while (pa < endA || pb < endB) {
-      const u = pa < endA ? a.umis[pa]! : END
-      const v = pb < endB ? b.umis[pb]! : END
-      let odd = 0
-      if (u <= v) odd ^= bit(a.odd, pa++)
-      if (v <= u) odd ^= bit(b.odd, pb++)
-      out.umis[np] = Math.min(u, v)
-      out.odd[np >> 3]! |= odd << (np & 7)
-      np++
+  while (i < na && j < nb) {
+    const x = a.barcodes[i]!
+    const y = b.barcodes[j]!
+    if (x !== y) {
+      const l = x < y ? a : b
+      const at = x < y ? i++ : j++
+      const run = l.umiCounts[at]!
+      const from = x < y ? pa : pb
+      out.barcodes[k] = l.barcodes[at]!
+      out.reads[k] = l.reads[at]!
+      out.umiCounts[k++] = run
+      copyRun(l.umis, from, from + run, out.umis, np)
+      np += run
+      if (x < y) pa += run
+      else pb += run
+      continue
     }
-    out.barcodes[nb] = Math.min(x, y)
-    out.reads[nb] = reads
-    out.umiCounts[nb++] = np - firstPair
+    const runA = a.umiCounts[i]!
+    const runB = b.umiCounts[j]!
+    const end =
+      runA >= runB
+        ? mergeRuns(a.umis, pa, pa + runA, b.umis, pb, pb + runB, out.umis, np)
+        : mergeRuns(b.umis, pb, pb + runB, a.umis, pa, pa + runA, out.umis, np)
+    out.barcodes[k] = x
+    out.reads[k] = a.reads[i++]! + b.reads[j++]!
+    out.umiCounts[k++] = end - np
+    np = end
+    pa += runA
+    pb += runB
   }
-  return sliced(out, nb, np)
+  for (const [l, from, p] of [
+    [a, i, pa],
+    [b, j, pb],
+  ] as const) {
+    const rest = l.barcodes.length - from
+    copyRun(l.barcodes, from, from + rest, out.barcodes, k)
+    copyRun(l.reads, from, from + rest, out.reads, k)
+    copyRun(l.umiCounts, from, from + rest, out.umiCounts, k)
+    copyRun(l.umis, p, l.umis.length, out.umis, np)
+    k += rest
+    np += l.umis.length - p
+  }
+  return {
+    barcodes: out.barcodes.subarray(0, k),
+    reads: out.reads.subarray(0, k),
+    umiCounts: out.umiCounts.subarray(0, k),
+    umis: out.umis.subarray(0, np),
+  }
+}
+
+/**
+ * Merges the sorted run s[sFrom, sTo) into the sorted run l[lFrom, lTo), no shorter, writing to
+ * out from `at`; returns the end. Words are UMI · 2 + parity: equal UMIs become one word, their
+ * parities added. A much shorter run gallops through the longer one, copying what it skips.
+ */
+function mergeRuns(
+  l: Uint32Array,
+  lFrom: number,
+  lTo: number,
+  s: Uint32Array,
+  sFrom: number,
+  sTo: number,
+  out: Uint32Array,
+  at: number,
+): number {
+  let p = lFrom
+  const gallop = 8 * (sTo - sFrom) < lTo - lFrom
+  for (let k = sFrom; k < sTo; k++) {
+    const w = s[k]!
+    const even = w - (w & 1)
+    if (gallop) {
+      const q = lowerBound(l, p, lTo, even)
+      copyRun(l, p, q, out, at)
+      at += q - p
+      p = q
+    } else while (p < lTo && l[p]! < even) out[at++] = l[p++]!
+    if (p < lTo && l[p]! - (l[p]! & 1) === even) out[at++] = l[p++]! ^ (w & 1)
+    else out[at++] = w
+  }
+  copyRun(l, p, lTo, out, at)
+  return at + lTo - p
 }
 
 /** Counts of a state from its lists. */
@@ -205,7 +307,7 @@ export function partitionFigures(s: PartitionState): PartitionFigures {
   for (let b = 0; b < BUCKETS; b++) {
     umis.set(s.umiCounts[b]!, base)
     base += s.umiCounts[b]!.length
-    for (const byte of s.odd[b]!) for (let v = byte; v !== 0; v &= v - 1) odd++
+    odd += s.oddCounts[b]!
   }
   return { goodToulmin: 2 * odd - s.pairCount, umis }
 }
@@ -216,17 +318,47 @@ export function forEachPartitionPair(
   visit: (barcode: number, umi: number, odd: boolean) => void,
 ): void {
   for (let b = 0; b < BUCKETS; b++) {
-    const { barcodes, umiCounts, umis, odd } = bucketOf(s, b)
+    const { barcodes, umiCounts, umis } = bucketOf(s, b)
     for (let i = 0, p = 0; i < barcodes.length; i++) {
       const barcode = barcodeOf(b, barcodes[i]!)
-      for (const end = p + umiCounts[i]!; p < end; p++) visit(barcode, umis[p]!, bit(odd, p) === 1)
+      for (const end = p + umiCounts[i]!; p < end; p++) visit(barcode, umis[p]! >>> 1, (umis[p]! & 1) === 1)
     }
+  }
+}
+
+/** Bucket b's pairs with an odd number of reads. */
+export function oddPairs(s: PartitionState, b: number): number {
+  const words = s.umis[b]!
+  let odd = 0
+  for (let i = 0; i < words.length; i++) odd += words[i]! & 1
+  return odd
+}
+
+/** Whether bucket b's pairs were left out of this copy of a state (withoutPairs). */
+export function pairsLeftOut(s: PartitionState, b: number): boolean {
+  return s.umis[b]!.length === 0 && s.umiCounts[b]!.length > 0
+}
+
+/**
+ * A copy of a state for a partial report (docs/adr/0009, eighth round): every figure, but not
+ * the pairs' UMIs, which only a merge of the same buckets needs; ~16 bytes a barcode.
+ */
+export function withoutPairs(s: PartitionState): PartitionState {
+  const none = new Uint32Array(0)
+  return {
+    barcodes: s.barcodes.map((a) => a.slice()),
+    reads: s.reads.map((a) => a.slice()),
+    umiCounts: s.umiCounts.map((a) => a.slice()),
+    umis: s.umis.map(() => none),
+    oddCounts: s.oddCounts.slice(),
+    pairCount: s.pairCount,
+    barcodeCount: s.barcodeCount,
   }
 }
 
 /** The buffers of a state (postMessage's transfer list). */
 export function partitionBuffers(s: PartitionState): ArrayBuffer[] {
-  return [...s.barcodes, ...s.reads, ...s.umiCounts, ...s.umis, ...s.odd]
+  return [...s.barcodes, ...s.reads, ...s.umiCounts, ...s.umis, s.oddCounts]
     .map((a) => a.buffer as ArrayBuffer)
     .filter((b) => b.byteLength > 0)
 }

@@ -171,16 +171,17 @@ export interface BarcodeTableState {
 
 /**
  * Exact pairs and barcodes by bucket (pairPartitions.ts, partitionLists.ts): per bucket, its
- * barcodes' low bits (sorted) with their reads and distinct UMIs, and the pairs' UMIs, one sorted
- * run a barcode in the barcodes' order, with a bit a pair for the parity of its reads.
+ * barcodes' low bits (sorted) with their reads and distinct UMIs, and the pairs, one sorted run a
+ * barcode in the barcodes' order, each a word: UMI · 2 + the parity of its reads.
  */
 export interface PartitionState {
   barcodes: Uint32Array[]
   reads: Float64Array[]
   umiCounts: Uint32Array[]
+  /** UMI · 2 + the parity of the pair's reads; empty in a partial report's copy (withoutPairs). */
   umis: Uint32Array[]
-  /** Bit i of a bucket's array (byte i >> 3, bit i & 7): pair i's reads are odd. */
-  odd: Uint8Array[]
+  /** Per bucket, its pairs with an odd number of reads. */
+  oddCounts: Float64Array
   pairCount: number
   barcodeCount: number
 }

@@ -25,7 +25,7 @@ function rowsOf(n: number, seed: number): Uint32Array {
   const rows = new Uint32Array(4 * n)
   for (let r = 0; r < n; r++) {
     rows[4 * r] = next() < 0.5 ? Math.floor(next() * 50) : Math.floor(next() * 2 ** 32)
-    rows[4 * r + 2] = next() < 0.5 ? Math.floor(next() * 8) : Math.floor(next() * 2 ** 32)
+    rows[4 * r + 2] = next() < 0.5 ? Math.floor(next() * 8) : Math.floor(next() * 0x7fffffff)
   }
   return rows
 }
