@@ -12,7 +12,7 @@ import type { Decoder } from '../../src/workers/walkBatch'
 import { DecodePool } from '../../src/session/decodePool'
 import { runStatsPass } from '../../src/session/statsPass'
 import type { StatsProgress } from '../../src/session/statsPass'
-import type { StatsReport } from '../../src/workers/protocol'
+import type { ChunkRequest, StatsReport } from '../../src/workers/protocol'
 import { statsMethods } from '../../src/workers/statsWorker'
 import { breakChunk, file, prelude, requests } from '../helpers/salmonChunks'
 
@@ -89,6 +89,33 @@ describe('runStatsPass', () => {
       expect(last?.etaMs).toBe(0)
       expect(report.curve?.barcodes).toBe((want as { barcodes: { distinct: number } }).barcodes.distinct)
     }
+  })
+
+  it('reports on the way from copies of the other workers figures, and they go on counting', async () => {
+    const workers = [0, 1].map(() => {
+      const decoder = makeDecoder(new BlobSource(new Blob([file.slice()])), prelude)
+      return statsMethods(() => Promise.resolve(decoder))
+    })
+    await Promise.all(workers.map((w, index) => w.statsBegin(7, { count: 2, index })))
+    const reqs = requests()
+    const half = Math.ceil(reqs.length / 2)
+    const feed = async (batches: ChunkRequest[][], first = 0) => {
+      let records = 0
+      for (const [i, batch] of batches.entries()) {
+        const r = await workers[(first + i) % 2]!.statsBatch(7, batch, 'header-inclusive')
+        r.foreign.forEach((rows, owner) => {
+          if (rows) workers[owner]!.statsRows(7, rows)
+        })
+        records += r.records
+      }
+      return records
+    }
+    await feed([reqs.slice(0, half), reqs.slice(half)])
+    const partial = workers[0]!.statsReport(7, [workers[1]!.statsSnapshot(7)])
+    expect(partial.json).toEqual(direct())
+    const more = await feed([reqs.slice(0, 1)], 1) // worker 1 still holds what it counted
+    workers[0]!.statsMerge(7, [workers[1]!.statsDrain(7)])
+    expect(workers[0]!.statsReport(7).json.records).toBe((direct() as { records: number }).records + more)
   })
 
   it('leaves out a chunk that does not decode and counts it as skipped', async () => {

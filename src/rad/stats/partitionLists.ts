@@ -272,7 +272,7 @@ export function recount(s: PartitionState): void {
   let pairs = 0
   let barcodes = 0
   for (let b = 0; b < BUCKETS; b++) {
-    pairs += s.umis[b]!.length
+    pairs += pairsLeftOut(s, b) ? s.umiCounts[b]!.reduce((sum, n) => sum + n, 0) : s.umis[b]!.length
     barcodes += s.barcodes[b]!.length
   }
   s.pairCount = pairs

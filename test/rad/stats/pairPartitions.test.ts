@@ -9,6 +9,7 @@ import {
   forEachPartitionPair,
   partitionBarcodes,
   partitionFigures,
+  withoutPairs,
 } from '../../../src/rad/stats/pairPartitions'
 
 function random(seed: number): () => number {
@@ -106,9 +107,35 @@ describe('pair partitions', () => {
     check(a, rows)
   })
 
-  it('stop at a key wider than 32 bits', () => {
+  it('stop at a key wider than 32 bits, or a UMI of 2^31 or more (a pair is UMI · 2 + parity)', () => {
     const p = new PairPartitions()
     expect(p.addRows(Uint32Array.of(1, 0, 2, 0, 3, 1, 4, 0), 4, 0, 2)).toBe(1)
     expect(p.exportState().pairCount).toBe(1)
+    expect(p.addRows(Uint32Array.of(5, 0, 0x7fffffff, 0, 6, 0, 0x80000000, 0), 4, 0, 2)).toBe(1)
+    expect(p.exportState().pairCount).toBe(2)
+  })
+
+  it('leave the pairs out of a partial report copy, which merges only into other buckets', () => {
+    const rows = rowsOf(5000, 3)
+    const whole = new PairPartitions()
+    whole.addRows(rows, 4, 0, 5000)
+    const owners = [new PairPartitions(2, 0), new PairPartitions(2, 1)]
+    owners[0]!.addRows(rows, 4, 0, 2500)
+    owners[1]!.addRows(rows, 4, 2500, 5000)
+    owners.forEach((o, i) => {
+      const theirs = o.takeOutbox()
+      theirs.forEach((r, j) => r && owners[j]!.addRows(r, 4, 0, r.length / 4))
+      expect(theirs[i]).toBeUndefined()
+    })
+    const sum = new PairPartitions()
+    sum.merge(owners[0]!.exportState(true))
+    sum.merge(withoutPairs(owners[1]!.exportState(true)))
+    const a = sum.exportState()
+    const b = whole.exportState()
+    expect([a.pairCount, a.barcodeCount]).toEqual([b.pairCount, b.barcodeCount])
+    expect(partitionFigures(a)).toEqual(partitionFigures(b))
+    expect(() => {
+      sum.merge(withoutPairs(owners[1]!.exportState()))
+    }).toThrow(/without its pairs/)
   })
 })
