@@ -25,8 +25,9 @@ export type { Words } from './keys'
 export const DEFAULT_MAX_BARCODES = 1_500_000
 export const DEFAULT_MAX_PAIRS = 1 << 20
 /**
- * Distinct pairs counted exactly by partitions (~4 bytes each, partitionLists.ts): 40M pairs,
- * 165 MB, keep a 1 GiB 10x run (~36M pairs) exact under 512 MB (docs/adr/0009 fourth round, 0013).
+ * Distinct pairs counted exactly by partitions (4 bytes each and an eighth of room,
+ * partitionLists.ts): 40M pairs, ~180 MB, keep a 1 GiB 10x run (~36M pairs) exact under 512 MB
+ * (docs/adr/0009 fourth and eighth rounds, 0013).
  */
 export const DEFAULT_MAX_EXACT_PAIRS = 40_000_000
 export const DEFAULT_TOP = 20

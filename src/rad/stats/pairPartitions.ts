@@ -1,16 +1,15 @@
 /**
- * Exact (barcode, UMI) pairs and reads per barcode by radix partitioning (docs/adr/0009, "Fourth
- * round"). A probe per record into a table of millions of pairs misses the caches (~100 ns);
- * appending each record's key to one of 4096 buckets is a streaming write, and each bucket is
- * then counted alone, small enough to stay in cache.
+ * Exact (barcode, UMI) pairs and reads per barcode by radix partitioning (docs/adr/0009, fourth
+ * and eighth rounds). A probe per record into a table of millions of pairs misses the caches
+ * (~100 ns); appending each record's key to one of 256 buckets is a streaming write, and each
+ * bucket is then sorted and merged alone.
  *
- * Keys: a one-level barcode and a UMI that both fit 32 bits (16 nt and 12 nt in 10x runs,
+ * Keys: a one-level barcode that fits 32 bits and a UMI below 2^31 (16 nt and 12 nt in 10x runs,
  * docs/format.md §7.8). The barcode is spread by a multiplication by an odd constant (a bijection
  * on 32 bits, so it is recovered exactly): the top BUCKET_BITS pick the bucket, the other
- * LOW_BITS stay in the key. A record waits in its bucket's `pending` array as a double,
- * (low · 2^32 + UMI) · 2 (< 2^53: exact), until PENDING_CAP keys do; each bucket's then are
- * sorted (natively) and merged into its lists (partitionLists.ts: 4⅛ bytes a distinct pair, 16 a
- * barcode). 8 bytes a pending read.
+ * LOW_BITS stay in the key. A record waits in its bucket's pending arrays (low bits, UMI: 8
+ * bytes) until PENDING_CAP keys do; each bucket's are then sorted by radix (sortKeys.ts) and
+ * merged into its lists (partitionLists.ts: 4 bytes a distinct pair, 16 a barcode).
  */
 import {
   BUCKETS,
