@@ -256,7 +256,7 @@ export class BarcodeUmiCounts {
     })
   }
 
-  /** Rows (barcode, 0, UMI, 0) of other owners' buckets met since the last call, by owner. */
+  /** Pairs (barcode, UMI) of other owners' buckets met since the last call, by owner. */
   takeForeignRows(): (Uint32Array | undefined)[] {
     if (this.partitions) return this.partitions.takeOutbox()
     const left = this.leftOutbox
@@ -264,15 +264,19 @@ export class BarcodeUmiCounts {
     return left
   }
 
-  /** Counts rows another owner handed over (their records are counted where they were decoded). */
-  addForeignRows(rows: Uint32Array): void {
-    const n = rows.length / 4
+  /** Counts pairs (barcode, UMI) another owner handed over (their records are counted where they were decoded). */
+  addForeignRows(pairs: Uint32Array): void {
     const parts = this.partitions
     if (parts) {
-      const from = parts.addRows(rows, 4, 0, n)
-      if (from === n && parts.held <= this.maxExactPairs) return
-      this.leavePartitions()
-      if (from === n) return
+      parts.addPairs(pairs)
+      if (parts.held > this.maxExactPairs) this.leavePartitions()
+      return
+    }
+    const n = pairs.length / 2
+    const rows = new Uint32Array(4 * n) // the tables' rows: barcode, 0, UMI, 0
+    for (let i = 0; i < n; i++) {
+      rows[4 * i] = pairs[2 * i]!
+      rows[4 * i + 2] = pairs[2 * i + 1]!
     }
     const saved = this.rows
     this.rows = rows

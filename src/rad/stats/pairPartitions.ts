@@ -50,8 +50,8 @@ export class PairPartitions {
   /** The merged lists (bucket arrays are replaced, never written in place). */
   private readonly state: PartitionState = emptyPartitions()
   /** Per bucket, the keys waiting: the barcode's low bits and the UMI. */
-  private readonly pendingHi: Uint32Array[] = Array.from({ length: BUCKETS }, () => new Uint32Array(64))
-  private readonly pendingLo: Uint32Array[] = Array.from({ length: BUCKETS }, () => new Uint32Array(64))
+  private readonly pendingHi: Uint32Array[]
+  private readonly pendingLo: Uint32Array[]
   private readonly pendingSize = new Uint32Array(BUCKETS)
   /** Buckets whose lists an exported or merged state shares: not to be given back. */
   private readonly shared = new Uint8Array(BUCKETS)
@@ -64,7 +64,7 @@ export class PairPartitions {
   /** `pendingKeys` shared between the owners: together they hold as many keys waiting as one. */
   private readonly pendingCap: number
   private readonly ownerOf: Uint8Array
-  /** Per owner, the rows (barcode, 0, UMI, 0) of its buckets met here, for it to count. */
+  /** Per owner, the pairs (barcode, UMI) of its buckets met here, for it to count (addPairs). */
   private outbox: Uint32Array[]
   private outboxSize: number[]
 
@@ -78,14 +78,19 @@ export class PairPartitions {
     for (let o = 0; o < owners; o++) this.ownerOf.fill(o, Math.ceil((o * BUCKETS) / owners))
     this.ownFrom = Math.ceil((self * BUCKETS) / owners)
     this.ownTo = Math.ceil(((self + 1) * BUCKETS) / owners)
+    // Room for a flush's share and a quarter more in each bucket this counter keeps.
+    const room = (b: number) =>
+      b >= this.ownFrom && b < this.ownTo ? Math.ceil((1.25 * this.pendingCap) / (this.ownTo - this.ownFrom)) : 16
+    this.pendingHi = Array.from({ length: BUCKETS }, (_, b) => new Uint32Array(room(b)))
+    this.pendingLo = Array.from({ length: BUCKETS }, (_, b) => new Uint32Array(room(b)))
     this.outbox = Array.from({ length: owners }, () => new Uint32Array(0))
     this.outboxSize = Array.from({ length: owners }, () => 0)
   }
 
-  /** Rows of other owners' buckets met since the last call, by owner (undefined: none). */
+  /** Pairs (barcode, UMI) of other owners' buckets met since the last call, by owner (undefined: none). */
   takeOutbox(): (Uint32Array | undefined)[] {
     const out = this.outbox.map((rows, o) =>
-      this.outboxSize[o]! > 0 ? rows.slice(0, 4 * this.outboxSize[o]!) : undefined,
+      this.outboxSize[o]! > 0 ? rows.slice(0, 2 * this.outboxSize[o]!) : undefined,
     )
     this.outboxSize.fill(0)
     return out
@@ -95,13 +100,13 @@ export class PairPartitions {
     const o = this.ownerOf[b]!
     let rows = this.outbox[o]!
     const k = this.outboxSize[o]!
-    if (4 * k === rows.length) {
+    if (2 * k === rows.length) {
       const grown = new Uint32Array(Math.max(4096, 2 * rows.length))
       grown.set(rows)
       this.outbox[o] = rows = grown
     }
-    rows[4 * k] = barcode
-    rows[4 * k + 2] = umi
+    rows[2 * k] = barcode
+    rows[2 * k + 1] = umi
     this.outboxSize[o] = k + 1
   }
 
@@ -139,6 +144,25 @@ export class PairPartitions {
     this.pendingTotal += own
     if (this.pendingTotal >= this.pendingCap) this.flush()
     return r
+  }
+
+  /** Adds pairs (barcode, UMI) another owner met in this counter's buckets (its takeOutbox). */
+  addPairs(pairs: Uint32Array): void {
+    const pendingHi = this.pendingHi
+    const pendingLo = this.pendingLo
+    const size = this.pendingSize
+    const n = pairs.length / 2
+    for (let i = 0; i < n; i++) {
+      const m = Math.imul(pairs[2 * i]!, SPREAD) >>> 0
+      const b = m >>> LOW_BITS
+      const k = size[b]!
+      if (k === pendingHi[b]!.length) this.growPending(b)
+      pendingHi[b]![k] = m & LOW_MASK
+      pendingLo[b]![k] = pairs[2 * i + 1]!
+      size[b] = k + 1
+    }
+    this.pendingTotal += n
+    if (this.pendingTotal >= this.pendingCap) this.flush()
   }
 
   private growPending(b: number): void {

@@ -124,7 +124,9 @@ describe('pair partitions', () => {
     owners[1]!.addRows(rows, 4, 2500, 5000)
     owners.forEach((o, i) => {
       const theirs = o.takeOutbox()
-      theirs.forEach((r, j) => r && owners[j]!.addRows(r, 4, 0, r.length / 4))
+      theirs.forEach((r, j) => {
+        if (r) owners[j]!.addPairs(r)
+      })
       expect(theirs[i]).toBeUndefined()
     })
     const sum = new PairPartitions()
