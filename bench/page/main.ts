@@ -72,7 +72,10 @@ async function walk(check: boolean, blockSize?: number): Promise<{ ms: number; t
 }
 
 /** Runs the app's index worker over the whole file; keeps the index for decode(). */
-async function index(checkBeside = false): Promise<{ ms: number; firstMs: number; summary: ScanSummary }> {
+async function index(
+  checkBeside = false,
+  countStats = false,
+): Promise<{ ms: number; firstMs: number; lastSliceMs: number; summary: ScanSummary }> {
   const worker = new Worker(new URL('../../src/workers/index.worker.ts', import.meta.url), { type: 'module' })
   const api: Remote<IndexApi> = wrap<IndexApi>(worker)
   const got: Indexed = {
@@ -89,6 +92,7 @@ async function index(checkBeside = false): Promise<{ ms: number; firstMs: number
   }
   const started = performance.now()
   let firstMs = -1
+  let lastSliceMs = -1
   try {
     const summary = await api.scan(
       { kind: 'file', file: file() },
@@ -108,10 +112,11 @@ async function index(checkBeside = false): Promise<{ ms: number; firstMs: number
         index: (slice: ChunkIndex, convention: NbytesConvention) => {
           got.convention = convention
           add(slice)
+          lastSliceMs = performance.now() - started
         },
         progress: () => undefined,
       }),
-      { checkBeside },
+      { checkBeside, countStats },
     )
     const ms = performance.now() - started
     for (const slice of slices) {
@@ -120,7 +125,7 @@ async function index(checkBeside = false): Promise<{ ms: number; firstMs: number
       append(got.nrec, slice.nrec)
     }
     last = got
-    return { ms, firstMs, summary }
+    return { ms, firstMs, lastSliceMs, summary }
   } finally {
     worker.terminate()
   }
