@@ -123,6 +123,8 @@ export class PairPartitions {
     const pendingHi = this.pendingHi
     const pendingLo = this.pendingLo
     const size = this.pendingSize
+    const ownFrom = this.ownFrom
+    const ownTo = this.ownTo
     let own = 0
     let r = from
     for (let at = from * stride; r < n; r++, at += stride) {
@@ -130,7 +132,7 @@ export class PairPartitions {
       if ((rows[at + 1]! | rows[at + 3]!) !== 0 || umi > MAX_UMI) break
       const m = Math.imul(rows[at]!, SPREAD) >>> 0
       const b = m >>> LOW_BITS
-      if (b < this.ownFrom || b >= this.ownTo) {
+      if (b < ownFrom || b >= ownTo) {
         this.toOutbox(b, rows[at]!, umi)
         continue
       }

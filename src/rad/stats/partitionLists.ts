@@ -113,8 +113,8 @@ function outputLists(barcodes: number, pairs: number): BucketLists {
   return listsOf(Math.ceil(1.125 * barcodes), Math.ceil(1.125 * pairs))
 }
 
-/** dst[at…] = src[from, to): a loop for short runs, a native copy for long ones. */
-function copyRun<T extends Uint32Array | Float64Array>(src: T, from: number, to: number, dst: T, at: number): void {
+/** dst[at…] = src[from, to): a loop for short runs, a native copy for long ones (one array type: monomorphic). */
+function copyWords(src: Uint32Array, from: number, to: number, dst: Uint32Array, at: number): void {
   if (to - from > 32) dst.set(src.subarray(from, to), at)
   else for (let i = from; i < to; i++) dst[at++] = src[i]!
 }
@@ -195,7 +195,7 @@ export function mergeLists(a: BucketLists, b: BucketLists): BucketLists {
       out.barcodes[k] = l.barcodes[at]!
       out.reads[k] = l.reads[at]!
       out.umiCounts[k++] = run
-      copyRun(l.umis, from, from + run, out.umis, np)
+      copyWords(l.umis, from, from + run, out.umis, np)
       np += run
       if (x < y) pa += run
       else pb += run
@@ -219,10 +219,10 @@ export function mergeLists(a: BucketLists, b: BucketLists): BucketLists {
     [b, j, pb],
   ] as const) {
     const rest = l.barcodes.length - from
-    copyRun(l.barcodes, from, from + rest, out.barcodes, k)
-    copyRun(l.reads, from, from + rest, out.reads, k)
-    copyRun(l.umiCounts, from, from + rest, out.umiCounts, k)
-    copyRun(l.umis, p, l.umis.length, out.umis, np)
+    out.barcodes.set(l.barcodes.subarray(from), k)
+    out.reads.set(l.reads.subarray(from), k)
+    out.umiCounts.set(l.umiCounts.subarray(from), k)
+    out.umis.set(l.umis.subarray(p), np)
     k += rest
     np += l.umis.length - p
   }
@@ -256,14 +256,14 @@ function mergeRuns(
     const even = w - (w & 1)
     if (gallop) {
       const q = lowerBound(l, p, lTo, even)
-      copyRun(l, p, q, out, at)
+      copyWords(l, p, q, out, at)
       at += q - p
       p = q
     } else while (p < lTo && l[p]! < even) out[at++] = l[p++]!
     if (p < lTo && l[p]! - (l[p]! & 1) === even) out[at++] = l[p++]! ^ (w & 1)
     else out[at++] = w
   }
-  copyRun(l, p, lTo, out, at)
+  copyWords(l, p, lTo, out, at)
   return at + lTo - p
 }
 
