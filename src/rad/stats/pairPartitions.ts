@@ -20,27 +20,23 @@ import {
   emptyPartitions,
   giveBackLists,
   mergeLists,
-  oddPairs,
-  pairsLeftOut,
-  recount,
   setBucket,
   sortedKeyLists,
 } from './partitionLists'
 import type { BucketLists } from './partitionLists'
+import { oddPairs, pairsLeftOut, recount } from './partitionFigures'
 import { sortKeys } from './sortKeys'
 import type { PartitionState } from './types'
 
+export { BUCKET_BITS, barcodeOf, emptyPartitions } from './partitionLists'
 export {
-  BUCKET_BITS,
-  barcodeOf,
-  emptyPartitions,
   forEachPartitionPair,
   partitionBarcodes,
   partitionBuffers,
   partitionFigures,
   withoutPairs,
-} from './partitionLists'
-export type { PartitionFigures } from './partitionLists'
+} from './partitionFigures'
+export type { PartitionFigures } from './partitionFigures'
 
 const LOW_MASK = (1 << LOW_BITS) - 1
 /** Keys held before the buckets are sorted and merged, by default (32 MB; StatsOptions.pendingKeys). */

@@ -1,0 +1,103 @@
+/**
+ * What a state of the exact pairs' lists (partitionLists.ts) holds in all: its counts, figures,
+ * pairs and buffers, and its copy without the pairs for a partial report (docs/adr/0009, fourth
+ * and eighth rounds). Barcodes come in bucket order, then each bucket's order.
+ */
+import { BUCKETS, barcodeOf, bucketOf } from './partitionLists'
+import type { PartitionState } from './types'
+
+/** Counts of a state from its lists. */
+export function recount(s: PartitionState): void {
+  let pairs = 0
+  let barcodes = 0
+  for (let b = 0; b < BUCKETS; b++) {
+    pairs += pairsLeftOut(s, b) ? s.umiCounts[b]!.reduce((sum, n) => sum + n, 0) : s.umis[b]!.length
+    barcodes += s.barcodes[b]!.length
+  }
+  s.pairCount = pairs
+  s.barcodeCount = barcodes
+}
+
+/** The figures of a state's pairs, barcodes in bucket order (as `partitionBarcodes` lists them). */
+export interface PartitionFigures {
+  /** Σ over pairs of (−1)^(reads + 1): Good–Toulmin at t = 1. */
+  goodToulmin: number
+  /** Distinct UMIs of each barcode. */
+  umis: Float64Array
+}
+
+/** Each barcode (one word and a zero high word, as CountTableState keys) and its reads. */
+export function partitionBarcodes(s: PartitionState): { keys: Uint32Array; counts: Float64Array } {
+  const keys = new Uint32Array(2 * s.barcodeCount)
+  const counts = new Float64Array(s.barcodeCount)
+  let o = 0
+  for (let b = 0; b < BUCKETS; b++) {
+    const codes = s.barcodes[b]!
+    counts.set(s.reads[b]!, o)
+    for (let i = 0; i < codes.length; i++, o++) keys[2 * o] = barcodeOf(b, codes[i]!)
+  }
+  return { keys, counts }
+}
+
+export function partitionFigures(s: PartitionState): PartitionFigures {
+  const umis = new Float64Array(s.barcodeCount)
+  let odd = 0
+  let base = 0
+  for (let b = 0; b < BUCKETS; b++) {
+    umis.set(s.umiCounts[b]!, base)
+    base += s.umiCounts[b]!.length
+    odd += s.oddCounts[b]!
+  }
+  return { goodToulmin: 2 * odd - s.pairCount, umis }
+}
+
+/** Every pair of a state as (barcode, UMI, odd), for a caller that leaves the partitions. */
+export function forEachPartitionPair(
+  s: PartitionState,
+  visit: (barcode: number, umi: number, odd: boolean) => void,
+): void {
+  for (let b = 0; b < BUCKETS; b++) {
+    const { barcodes, umiCounts, umis } = bucketOf(s, b)
+    for (let i = 0, p = 0; i < barcodes.length; i++) {
+      const barcode = barcodeOf(b, barcodes[i]!)
+      for (const end = p + umiCounts[i]!; p < end; p++) visit(barcode, umis[p]! >>> 1, (umis[p]! & 1) === 1)
+    }
+  }
+}
+
+/** Bucket b's pairs with an odd number of reads. */
+export function oddPairs(s: PartitionState, b: number): number {
+  const words = s.umis[b]!
+  let odd = 0
+  for (let i = 0; i < words.length; i++) odd += words[i]! & 1
+  return odd
+}
+
+/** Whether bucket b's pairs were left out of this copy of a state (withoutPairs). */
+export function pairsLeftOut(s: PartitionState, b: number): boolean {
+  return s.umis[b]!.length === 0 && s.umiCounts[b]!.length > 0
+}
+
+/**
+ * A copy of a state for a partial report (docs/adr/0009, eighth round): every figure, but not
+ * the pairs' UMIs, which only a merge of the same buckets needs; ~16 bytes a barcode.
+ */
+export function withoutPairs(s: PartitionState): PartitionState {
+  const none = new Uint32Array(0)
+  return {
+    barcodes: s.barcodes.map((a) => a.slice()),
+    reads: s.reads.map((a) => a.slice()),
+    umiCounts: s.umiCounts.map((a) => a.slice()),
+    umis: s.umis.map(() => none),
+    oddCounts: s.oddCounts.slice(),
+    pairCount: s.pairCount,
+    barcodeCount: s.barcodeCount,
+  }
+}
+
+/** The buffers of a state (postMessage's transfer list). */
+export function partitionBuffers(s: PartitionState): ArrayBuffer[] {
+  return [...s.barcodes, ...s.reads, ...s.umiCounts, ...s.umis, s.oddCounts]
+    .map((a) => a.buffer as ArrayBuffer)
+    .filter((b) => b.byteLength > 0)
+}
