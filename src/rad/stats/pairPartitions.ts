@@ -47,6 +47,7 @@ export class PairPartitions {
   private readonly state: PartitionState = emptyPartitions()
   /** Per bucket, the keys waiting: the barcode's low bits and the UMI. */
   private readonly pendingHi: Uint32Array[]
+  private readonly flushShare: number
   private readonly pendingLo: Uint32Array[]
   private readonly pendingSize = new Uint32Array(BUCKETS)
   /** Buckets whose lists an exported or merged state shares: not to be given back. */
@@ -74,11 +75,9 @@ export class PairPartitions {
     for (let o = 0; o < owners; o++) this.ownerOf.fill(o, Math.ceil((o * BUCKETS) / owners))
     this.ownFrom = Math.ceil((self * BUCKETS) / owners)
     this.ownTo = Math.ceil(((self + 1) * BUCKETS) / owners)
-    // Room for a flush's share and a quarter more in each bucket this counter keeps.
-    const room = (b: number) =>
-      b >= this.ownFrom && b < this.ownTo ? Math.ceil((1.25 * this.pendingCap) / (this.ownTo - this.ownFrom)) : 16
-    this.pendingHi = Array.from({ length: BUCKETS }, (_, b) => new Uint32Array(room(b)))
-    this.pendingLo = Array.from({ length: BUCKETS }, (_, b) => new Uint32Array(room(b)))
+    this.pendingHi = Array.from({ length: BUCKETS }, () => new Uint32Array(0))
+    this.pendingLo = Array.from({ length: BUCKETS }, () => new Uint32Array(0))
+    this.flushShare = Math.ceil((1.25 * this.pendingCap) / (this.ownTo - this.ownFrom))
     this.outbox = Array.from({ length: owners }, () => new Uint32Array(0))
     this.outboxSize = Array.from({ length: owners }, () => 0)
   }
@@ -163,10 +162,11 @@ export class PairPartitions {
     if (this.pendingTotal >= this.pendingCap) this.flush()
   }
 
+  /** A bucket's first key gets room for its share of a flush and a quarter more: a counter that only merges allocates none. */
   private growPending(b: number): void {
     const k = this.pendingSize[b]!
-    const hi = new Uint32Array(2 * k)
-    const lo = new Uint32Array(2 * k)
+    const hi = new Uint32Array(Math.max(2 * k, this.flushShare))
+    const lo = new Uint32Array(hi.length)
     hi.set(this.pendingHi[b]!)
     lo.set(this.pendingLo[b]!)
     this.pendingHi[b] = hi
