@@ -20,9 +20,10 @@ import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { ExportFormat, ExportSummary } from '../io/exportSelection'
 import type { CellsCut, CellsResult, SortedAnnotations } from '../rad/cells'
 import type { CompiledFilter, RecordFilter } from '../rad/recordFilter'
-import type { BarcodeSet, Cutoff, StatsState } from '../rad/stats'
-import type { StatsReport } from '../rad/stats/section'
+import type { BarcodeSet } from '../rad/stats'
 import type { ByteSink } from '../rad/subsetWriter'
+import type { BadChunk, ChunkRequest } from './chunkRequest'
+import type { StatsWorkerApi } from './statsProtocol'
 
 /** What the index worker learns as soon as the prelude is read. */
 export interface OpenedFile {
@@ -161,18 +162,7 @@ export interface IndexApi {
   ping(): number
 }
 
-/** One chunk to decode, located by the index. */
-export interface ChunkRequest {
-  chunk: number
-  offset: number
-  nbytes: number
-}
-
-/** A chunk a walk could not decode (walkBatch.ts): skipped, with why (the integrity report lists it too). */
-export interface BadChunk {
-  chunk: number
-  error: RadErrorData
-}
+export type { BadChunk, ChunkRequest } from './chunkRequest'
 
 /** The table's decode of a batch: the good chunks' columns in order, and the bad chunks. */
 export interface DecodedBatch {
@@ -304,68 +294,7 @@ export interface CellsWorkerApi {
   ): Promise<CellsReply>
 }
 
-/** What a decode worker exposes: decoding (protocol.ts) and the statistics pass (protocol.ts). */
+/** What a decode worker exposes: decoding (protocol.ts) and the statistics pass (statsProtocol.ts). */
 export type DecodeWorkerApi = DecodeApi & StatsWorkerApi
 
-export interface StatsBatchResult {
-  /** Chunks added to the worker's accumulator. */
-  chunks: number
-  bytes: number
-  records: number
-  /** Chunks that could not be decoded (the index reported them already): skipped. */
-  bad: BadChunk[]
-  /**
-   * Rows (barcode, 0, UMI, 0) of the batch whose buckets another worker owns, by owner
-   * (statsBegin's `owners`; docs/adr/0009, "Seventh round"): the pass hands them to it (statsRows).
-   */
-  foreign: (Uint32Array | undefined)[]
-}
-
-/** A worker's share of the exact pairs' buckets: the `index`th of `count` ranges (StatsOptions.bucketOwners). */
-export interface BucketOwners {
-  count: number
-  index: number
-}
-
-/** A statistics report (the JSON and the knee curve): src/rad/stats/section.ts, shared with the sidecar's section. */
-export type { StatsReport }
-
-export interface StatsWorkerApi {
-  /**
-   * Starts pass `pass` on this worker: a fresh accumulator (any earlier pass's state is dropped)
-   * appending only the pairs of its `owners` share of the buckets (all of them by default).
-   */
-  statsBegin(pass: number, owners?: BucketOwners): Promise<void>
-  /** Decodes back-to-back chunks with one read and adds them to the accumulator; bad chunks are skipped. */
-  statsBatch(pass: number, batch: ChunkRequest[], convention: NbytesConvention): Promise<StatsBatchResult>
-  /** Counts rows of this worker's buckets another worker decoded (its StatsBatchResult.foreign). */
-  statsRows(pass: number, rows: Uint32Array): void
-  /** This worker's state since the last drain (transferred), and a fresh accumulator. */
-  statsDrain(pass: number): StatsState
-  /**
-   * A copy of this worker's state for a partial report, without the exact pairs' UMIs
-   * (reportState): the accumulator goes on counting (docs/adr/0009, eighth round).
-   */
-  statsSnapshot(pass: number): StatsState
-  /** Adds other workers' drained states to this worker's accumulator (the pass's total). */
-  statsMerge(pass: number, states: StatsState[]): void
-  /**
-   * The JSON and the plot's data of this worker's accumulator, or, with `others` (the other
-   * workers' snapshots, each owning its own buckets), of their sum so far: a partial report.
-   */
-  statsReport(pass: number, others?: StatsState[]): StatsReport
-  /** alevin-fry's --expect-cells / --force-cells cut-offs on this worker's accumulator. */
-  statsCutoffs(pass: number, expectCells: number | undefined, forceCells: number | undefined): StatsCutoffs
-  /** The barcodes with at least `minCount` records in this worker's accumulator (the export's cells above a cut-off). */
-  statsBarcodesAtLeast(pass: number, minCount: number): BarcodeSet
-  /** `rad stats FILE --tsv` of this worker's accumulator (barcodeTsv, flagged at the knee), as text. */
-  statsTsv(pass: number): string
-  /** Frees this worker's accumulator. */
-  statsEnd(pass: number): void
-}
-
-/** alevin-fry's alternatives to the knee (src/rad/stats/knee.ts), for numbers the user typed. */
-export interface StatsCutoffs {
-  expect: Cutoff | undefined
-  force: Cutoff | undefined
-}
+export type { BucketOwners, StatsBatchResult, StatsCutoffs, StatsReport, StatsWorkerApi } from './statsProtocol'
