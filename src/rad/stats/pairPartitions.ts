@@ -45,10 +45,9 @@ export const PENDING_CAP = 1 << 22
 export class PairPartitions {
   /** The merged lists (bucket arrays are replaced, never written in place). */
   private readonly state: PartitionState = emptyPartitions()
-  /** Per bucket, the keys waiting: the barcode's low bits and the UMI. */
-  private readonly pendingHi: Uint32Array[]
+  /** Per bucket, the keys waiting, two words each: the barcode's low bits, then the UMI. */
+  private readonly pending: Uint32Array[]
   private readonly flushShare: number
-  private readonly pendingLo: Uint32Array[]
   private readonly pendingSize = new Uint32Array(BUCKETS)
   /** Buckets whose lists an exported or merged state shares: not to be given back. */
   private readonly shared = new Uint8Array(BUCKETS)
@@ -75,8 +74,7 @@ export class PairPartitions {
     for (let o = 0; o < owners; o++) this.ownerOf.fill(o, Math.ceil((o * BUCKETS) / owners))
     this.ownFrom = Math.ceil((self * BUCKETS) / owners)
     this.ownTo = Math.ceil(((self + 1) * BUCKETS) / owners)
-    this.pendingHi = Array.from({ length: BUCKETS }, () => new Uint32Array(0))
-    this.pendingLo = Array.from({ length: BUCKETS }, () => new Uint32Array(0))
+    this.pending = Array.from({ length: BUCKETS }, () => new Uint32Array(0))
     this.flushShare = Math.ceil((1.25 * this.pendingCap) / (this.ownTo - this.ownFrom))
     this.outbox = Array.from({ length: owners }, () => new Uint32Array(0))
     this.outboxSize = Array.from({ length: owners }, () => 0)
@@ -115,8 +113,7 @@ export class PairPartitions {
    * record whose barcode or UMI does not fit 32 bits and returns its index (n when none).
    */
   addRows(rows: Uint32Array, stride: number, from: number, n: number): number {
-    const pendingHi = this.pendingHi
-    const pendingLo = this.pendingLo
+    const pending = this.pending
     const size = this.pendingSize
     const ownFrom = this.ownFrom
     const ownTo = this.ownTo
@@ -132,9 +129,10 @@ export class PairPartitions {
         continue
       }
       const k = size[b]!
-      if (k === pendingHi[b]!.length) this.growPending(b)
-      pendingHi[b]![k] = m & LOW_MASK
-      pendingLo[b]![k] = umi
+      if (2 * k === pending[b]!.length) this.growPending(b)
+      const keys = pending[b]!
+      keys[2 * k] = m & LOW_MASK
+      keys[2 * k + 1] = umi
       size[b] = k + 1
       own++
     }
@@ -145,17 +143,17 @@ export class PairPartitions {
 
   /** Adds pairs (barcode, UMI) another owner met in this counter's buckets (its takeOutbox). */
   addPairs(pairs: Uint32Array): void {
-    const pendingHi = this.pendingHi
-    const pendingLo = this.pendingLo
+    const pending = this.pending
     const size = this.pendingSize
     const n = pairs.length / 2
     for (let i = 0; i < n; i++) {
       const m = Math.imul(pairs[2 * i]!, SPREAD) >>> 0
       const b = m >>> LOW_BITS
       const k = size[b]!
-      if (k === pendingHi[b]!.length) this.growPending(b)
-      pendingHi[b]![k] = m & LOW_MASK
-      pendingLo[b]![k] = pairs[2 * i + 1]!
+      if (2 * k === pending[b]!.length) this.growPending(b)
+      const keys = pending[b]!
+      keys[2 * k] = m & LOW_MASK
+      keys[2 * k + 1] = pairs[2 * i + 1]!
       size[b] = k + 1
     }
     this.pendingTotal += n
@@ -165,12 +163,9 @@ export class PairPartitions {
   /** A bucket's first key gets room for its share of a flush and a quarter more: a counter that only merges allocates none. */
   private growPending(b: number): void {
     const k = this.pendingSize[b]!
-    const hi = new Uint32Array(Math.max(2 * k, this.flushShare))
-    const lo = new Uint32Array(hi.length)
-    hi.set(this.pendingHi[b]!)
-    lo.set(this.pendingLo[b]!)
-    this.pendingHi[b] = hi
-    this.pendingLo[b] = lo
+    const keys = new Uint32Array(2 * Math.max(2 * k, this.flushShare))
+    keys.set(this.pending[b]!)
+    this.pending[b] = keys
   }
 
   /** Sorts each bucket's pending keys and merges them into its lists. */
@@ -180,8 +175,7 @@ export class PairPartitions {
     for (let b = 0; b < BUCKETS; b++) {
       const k = this.pendingSize[b]!
       if (k === 0) continue
-      const sorted = sortKeys(this.pendingHi[b]!, this.pendingLo[b]!, k)
-      this.replaceBucket(b, mergeLists(bucketOf(s, b), sortedKeyLists(sorted.hi, sorted.lo, k)))
+      this.replaceBucket(b, mergeLists(bucketOf(s, b), sortedKeyLists(sortKeys(this.pending[b]!, k), k)))
       this.pendingSize[b] = 0
     }
     this.pendingTotal = 0

@@ -139,25 +139,26 @@ function lowerBound(a: Uint32Array, from: number, to: number, x: number): number
 }
 
 /**
- * Sorted keys (hi: barcode low bits, lo: UMI; n of them, one a read) as lists (scratch views).
- * A pair's parity is the parity of its run of equal keys.
+ * Sorted keys (keys[2i]: barcode low bits, keys[2i + 1]: UMI; n of them, one a read) as lists
+ * (scratch views). A pair's parity is the parity of its run of equal keys.
  */
-export function sortedKeyLists(hi: Uint32Array, lo: Uint32Array, n: number): BucketLists {
+export function sortedKeyLists(keys: Uint32Array, n: number): BucketLists {
   const out = (incoming = roomIn(incoming, n, n))
   let nb = 0
   let np = 0
-  for (let j = 0; j < n;) {
-    const low = hi[j]!
+  const end = 2 * n
+  for (let j = 0; j < end; ) {
+    const low = keys[j]!
     const from = j
     const firstPair = np
-    while (j < n && hi[j] === low) {
-      const umi = lo[j]!
+    while (j < end && keys[j] === low) {
+      const umi = keys[j + 1]!
       let odd = 1
-      for (j++; j < n && lo[j] === umi && hi[j] === low; j++) odd ^= 1
+      for (j += 2; j < end && keys[j + 1] === umi && keys[j] === low; j += 2) odd ^= 1
       out.umis[np++] = umi * 2 + odd
     }
     out.barcodes[nb] = low
-    out.reads[nb] = j - from
+    out.reads[nb] = (j - from) / 2
     out.umiCounts[nb++] = np - firstPair
   }
   return {

@@ -1,4 +1,4 @@
-/** The radix sort of two-word keys against a comparison sort: empty, one key, shared digits, wide values. */
+/** The radix sort of two-word keys (interleaved) against a comparison sort: empty, one key, shared digits, wide values. */
 import { describe, expect, it } from 'vitest'
 import { sortKeys } from '../../../src/rad/stats/sortKeys'
 
@@ -9,8 +9,13 @@ function reference(hi: Uint32Array, lo: Uint32Array, n: number): [number, number
 }
 
 function sorted(hi: Uint32Array, lo: Uint32Array, n: number): [number, number][] {
-  const s = sortKeys(hi.slice(), lo.slice(), n)
-  return Array.from({ length: n }, (_, i): [number, number] => [s.hi[i]!, s.lo[i]!])
+  const keys = new Uint32Array(2 * hi.length)
+  hi.forEach((h, i) => {
+    keys[2 * i] = h
+    keys[2 * i + 1] = lo[i]!
+  })
+  const s = sortKeys(keys, n)
+  return Array.from({ length: n }, (_, i): [number, number] => [s[2 * i]!, s[2 * i + 1]!])
 }
 
 describe('sortKeys', () => {
