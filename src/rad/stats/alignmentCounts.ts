@@ -98,7 +98,7 @@ export class AlignmentCounts {
       const refs = to - k === 1 ? unique : multi
       for (; k < to; k++) {
         const w = data[k]!
-        if (w >= 0x80000000) fw++
+        fw += w >>> 31 // no branch: an alignment's strand is as good as random
         const ref = w & mask
         if (ref < refCount) refs[ref]!++
       }
