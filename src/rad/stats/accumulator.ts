@@ -80,7 +80,7 @@ export class StatsAccumulator {
     return this.keys.takeForeignRows()
   }
 
-  /** Rows another owner handed over: their pairs and barcodes only. */
+  /** Rows another owner handed over: their pairs and barcodes only. The array is the accumulator's from then on. */
   addForeignRows(rows: Uint32Array): void {
     this.keys.addForeignRows(rows)
   }

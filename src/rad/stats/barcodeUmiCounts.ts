@@ -264,7 +264,10 @@ export class BarcodeUmiCounts {
     return left
   }
 
-  /** Counts pairs (barcode, UMI) another owner handed over (their records are counted where they were decoded). */
+  /**
+   * Counts pairs (barcode, UMI) another owner handed over (their records are counted where they
+   * were decoded). The array is this counter's from then on (PairPartitions.addPairs).
+   */
   addForeignRows(pairs: Uint32Array): void {
     const parts = this.partitions
     if (parts) {

@@ -140,4 +140,25 @@ describe('pair partitions', () => {
       sum.merge(withoutPairs(owners[1]!.exportState()))
     }).toThrow(/without its pairs/)
   })
+
+  it('write their next outbox into the array another owner handed over, and count the same', () => {
+    const rows = rowsOf(20_000, 4)
+    const whole = new PairPartitions()
+    whole.addRows(rows, 4, 0, 20_000)
+    const owners = [new PairPartitions(2, 0), new PairPartitions(2, 1)]
+    const handed: ArrayBufferLike[] = []
+    for (let from = 0; from < 20_000; from += 2500) {
+      const o = (from / 2500) % 2
+      owners[o]!.addRows(rows, 4, from, from + 2500)
+      const theirs = owners[o]!.takeOutbox()[1 - o]!
+      // Three arrays in all: from the fourth batch on, each outbox is one the other owner handed over.
+      if (from >= 7500) expect(handed).toContain(theirs.buffer)
+      handed.push(theirs.buffer)
+      owners[1 - o]!.addPairs(theirs)
+    }
+    expect(new Set(handed).size).toBe(3)
+    const sum = new PairPartitions()
+    for (const o of owners) sum.merge(o.exportState())
+    expect(partitionFigures(sum.exportState())).toEqual(partitionFigures(whole.exportState()))
+  })
 })
