@@ -13,7 +13,6 @@ import { fileChanged, isFileChange } from '../io/fileFingerprint'
 import { isFetchFailure } from '../io/httpSource'
 import { knownSize, sourceName } from '../io/sourceSpec'
 import type { SourceSpec } from '../io/sourceSpec'
-import { salvagedFile } from '../io/salvage'
 import { RadError, fmtInt } from '../rad/errors'
 import type { ChunkColumns, NbytesConvention } from '../rad/types'
 import { ChunkCache } from './chunkCache'
@@ -33,12 +32,12 @@ import { scanEvents } from './scanEvents'
 import { SessionStore } from './sessionStore'
 import { StatsRun } from './statsRun'
 import { FileIndexCache } from './fileIndexCache'
-import { IndexClaims, salvagedName } from './indexClaims'
+import { IndexClaims } from './indexClaims'
+import { confirmedValidPart } from './validPart'
 import { cores, createDecodeWorker } from './defaultWorkers'
 import { CellsRun, cellsJobOf, kneeCells } from './cellsRun'
 import { DEFAULT_MITO } from '../rad/cells'
-import { statsWaitForAsk } from './statsOnOpen'
-import { statsFromJson } from '../workers/sessionCache'
+import { startStatsOnOpen } from './statsOnOpen'
 import type { SessionOptions } from './sessionOptions'
 import type { SessionState } from './sessionStore'
 import type { StatsReport } from '../workers/protocol'
@@ -175,26 +174,18 @@ export class RadSession {
     else if (this.index.count > 0 && !summary?.cancelled && !isFetchFailure(error)) this.startStats(summary)
   }
 
-  /**
-   * Statistics a cached index or sidecar held, or the walk counted (a URL), show at once;
-   * otherwise the pass runs (and the index is kept).
-   */
+  /** The statistics once the index is in (statsOnOpen.ts): kept ones at once, else the pass. */
   private startStats(summary: ScanSummary | undefined): void {
-    const kept = statsFromJson(summary?.stats)
-    if (kept) {
-      const { indexSource } = this.store.current
-      this.stats.restore(kept, this.index, indexSource === 'scan' ? 'walk' : indexSource)
-      // Counted by this page's own walk: kept with the index, as the pass's would be.
-      if (indexSource === 'scan') this.keepInCache(kept)
-      return
-    }
-    // A URL opened from its sidecar: the pass would read the whole file over the network; it waits to be asked.
-    if (statsWaitForAsk(this.source, this.store.current.indexSource)) {
-      this.stats.offer()
-      return
-    }
-    this.stats.start(this.index)
-    this.keepInCache(undefined)
+    startStatsOnOpen({
+      source: this.source,
+      stats: this.stats,
+      index: this.index,
+      summary,
+      indexSource: this.store.current.indexSource,
+      keep: (report) => {
+        this.keepInCache(report)
+      },
+    })
   }
 
   /** Keeps this file's index (with its statistics, once done) in the page's cache (ADR 0007, fileIndexCache.ts). */
@@ -278,35 +269,17 @@ export class RadSession {
     return this.disposed
   }
 
-  /**
-   * The valid part of a damaged file, as a File assembled from the salvage
-   * plan (io/salvage.ts salvagedFile). Undefined when there is no plan.
-   */
-  salvagedFile(): File | undefined {
-    const offer = this.store.current.summary?.salvage
-    // A URL's valid part would have to be downloaded first: `rad salvage` on the server is the way.
-    if (!offer || this.disposed || this.store.current.changed || this.source.kind !== 'file') return undefined
-    return salvagedFile(this.source.file, offer, salvagedName(sourceName(this.source)))
-  }
-
-  /**
-   * The valid part, once a decode worker has confirmed that the file is still
-   * the one indexed (a download of slices of a changed file fails in the
-   * browser without a word). Rejects with FILE_CHANGED (and switches the view
-   * to that state) when it is not, or when there is nothing to save.
-   */
-  async saveValidPart(): Promise<File> {
-    const { opened } = this
-    if (!opened) throw new Error('internal: saveValidPart() before the file was opened')
-    try {
-      await this.pool.recheck(opened.fingerprint)
-    } catch (e) {
-      if (e instanceof RadError && isFileChange(e)) this.fileChanged(e)
-      throw e
-    }
-    const file = this.salvagedFile()
-    if (!file) throw this.store.current.changed ?? new Error('there is no valid part to save')
-    return file
+  /** The valid part, once a decode worker has confirmed the file unchanged (validPart.ts). */
+  saveValidPart(): Promise<File> {
+    return confirmedValidPart({
+      source: this.source,
+      opened: this.opened,
+      state: () => this.store.current,
+      pool: this.pool,
+      onFileChanged: (e) => {
+        this.fileChanged(e)
+      },
+    })
   }
 
   /** Starts a record filter over every chunk indexed so far (filterPass.ts); undefined before the first chunks. */

@@ -1,5 +1,39 @@
+/** What the statistics panel starts with once a file's index is in (docs/stats.md). */
 import type { SourceSpec } from '../io/sourceSpec'
-import type { IndexSource } from '../workers/protocol'
+import type { IndexStore } from '../workers/indexStore'
+import type { IndexSource, ScanSummary, StatsReport } from '../workers/protocol'
+import { statsFromJson } from '../workers/sessionCache'
+import type { StatsRun } from './statsRun'
+
+export interface StatsOnOpen {
+  source: SourceSpec
+  stats: StatsRun
+  index: IndexStore
+  summary: ScanSummary | undefined
+  indexSource: IndexSource
+  /** Keeps the index in the page's cache, with these statistics (undefined: the pass's, once done). */
+  keep: (stats: StatsReport | undefined) => void
+}
+
+/**
+ * Statistics a cached index or sidecar held, or the walk counted (a URL), show at once;
+ * otherwise the pass runs (and the index is kept), unless it waits to be asked (statsWaitForAsk).
+ */
+export function startStatsOnOpen(o: StatsOnOpen): void {
+  const kept = statsFromJson(o.summary?.stats)
+  if (kept) {
+    o.stats.restore(kept, o.index, o.indexSource === 'scan' ? 'walk' : o.indexSource)
+    // Counted by this page's own walk: kept with the index, as the pass's would be.
+    if (o.indexSource === 'scan') o.keep(kept)
+    return
+  }
+  if (statsWaitForAsk(o.source, o.indexSource)) {
+    o.stats.offer()
+    return
+  }
+  o.stats.start(o.index)
+  o.keep(undefined)
+}
 
 /**
  * Whether the whole-file statistics pass waits to be asked for instead of

@@ -147,7 +147,7 @@ export function sortedKeyLists(keys: Uint32Array, n: number): BucketLists {
   let nb = 0
   let np = 0
   const end = 2 * n
-  for (let j = 0; j < end; ) {
+  for (let j = 0; j < end;) {
     const low = keys[j]!
     const from = j
     const firstPair = np
