@@ -125,6 +125,17 @@ test('dropped with its rad index sidecar: the whole panel at once, from the side
     await page.emulateMedia({ colorScheme: scheme })
     await expectAccessible(page, `statistics from the sidecar (${scheme})`)
   }
+  // Save TSV: these figures were kept, so every barcode is counted first, behind them (the
+  // status line shows how far); then the CLI's bytes, and the report stays the sidecar's.
+  const saveTsv = page.getByTestId('stats-save-tsv')
+  await expect(saveTsv).toHaveAttribute('data-counts-first', 'true')
+  const tsvDownload = page.waitForEvent('download')
+  await saveTsv.click()
+  const tsvPath = must(await (await tsvDownload).path(), 'the downloaded TSV')
+  expect(readFileSync(tsvPath, 'utf8')).toBe(rad(['stats', path, '--tsv']))
+  await expect(saveTsv).toHaveAttribute('data-counts-first', 'false')
+  await expect(page.getByTestId('stats-totals-progress')).toHaveCount(0)
+  await expect(panel).toHaveAttribute('data-source', 'sidecar')
   // Count here: the page's own pass replaces them, with the same figures.
   await page.getByTestId('stats-recount').click()
   await expect(panel).toHaveAttribute('data-source', 'pass')

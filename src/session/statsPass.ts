@@ -52,6 +52,20 @@ export interface StatsPassOptions {
   onPartial: (r: StatsReport, p: StatsProgress) => void
 }
 
+/** A pass's progress before its first batch. */
+export function startingProgress(reqs: readonly ChunkRequest[]): StatsProgress {
+  return {
+    bytes: 0,
+    totalBytes: reqs.reduce((sum, r) => sum + r.nbytes, 0),
+    chunks: 0,
+    totalChunks: reqs.length,
+    records: 0,
+    elapsedMs: 0,
+    etaMs: undefined,
+    skippedChunks: 0,
+  }
+}
+
 /** Runs the pass; resolves with the final report (worker 0 keeps the totals, for statsCutoffs). */
 export async function runStatsPass(
   calls: readonly WorkerCall[],
@@ -63,16 +77,7 @@ export async function runStatsPass(
   if (!head) throw new Error('internal: a statistics pass without workers')
   const { pass, signal } = opts
   const started = performance.now()
-  const progress: StatsProgress = {
-    bytes: 0,
-    totalBytes: reqs.reduce((sum, r) => sum + r.nbytes, 0),
-    chunks: 0,
-    totalChunks: reqs.length,
-    records: 0,
-    elapsedMs: 0,
-    etaMs: undefined,
-    skippedChunks: 0,
-  }
+  const progress = startingProgress(reqs)
   const tick = (): StatsProgress => {
     progress.elapsedMs = performance.now() - started
     const rate = progress.bytes / progress.elapsedMs

@@ -11,7 +11,7 @@ import type { DecodeWorkerApi } from '../workers/protocol'
 import type { IndexStore } from '../workers/indexStore'
 import { indexedChunks } from './lanes'
 import { Store } from './store'
-import { runStatsPass } from './statsPass'
+import { runStatsPass, startingProgress } from './statsPass'
 import type { StatsProgress } from './statsPass'
 import type { StatsCutoffs, StatsReport } from '../workers/protocol'
 
@@ -37,6 +37,13 @@ export interface StatsView {
    * index walk that read the file (a URL: docs/stats.md, "One read for a URL").
    */
   restoredFrom?: StatsOrigin
+  /**
+   * A restored report whose totals are not in the decode workers yet: the per-barcode answers
+   * (Save TSV, typed cut-offs, the cells above the knee) count every record first (askHead).
+   */
+  totalsMissing?: boolean
+  /** That count's progress while it runs, behind the shown report (undefined: none runs). */
+  totalsProgress?: StatsProgress
 }
 
 /** Where a report shown without a pass came from (StatsView.restoredFrom). */
@@ -51,6 +58,8 @@ const IDLE: StatsView = {
   offered: false,
   restored: false,
   restoredFrom: undefined,
+  totalsMissing: false,
+  totalsProgress: undefined,
 }
 
 let nextPass = 1
@@ -138,27 +147,46 @@ export class StatsRun {
   restore(report: StatsReport, index: IndexStore, from: StatsOrigin = 'cache'): void {
     this.cancel()
     this.behind = { index, totals: undefined }
-    this.update({ ...IDLE, phase: 'done', report, restored: true, restoredFrom: from })
+    this.update({ ...IDLE, phase: 'done', report, restored: true, restoredFrom: from, totalsMissing: true })
   }
 
-  /** A restored report's pass, run without showing (once): the cut-offs are asked of its totals. */
+  /**
+   * A restored report's pass, run behind it (once, unless it fails or is cancelled: then the next
+   * ask runs it again): the per-barcode answers are asked of its totals. Its progress shows
+   * (totalsProgress), the shown report stays.
+   */
   private totalsBehind(index: IndexStore): Promise<void> {
     const pass = nextPass++
     this.pass = pass
     const workers = this.pool.workers()
     const abort = new AbortController()
     this.abort = abort
-    const quiet = () => undefined
-    return runStatsPass(workers.calls, workers.convention, indexedChunks(index), {
+    const mine = (): boolean => this.pass === pass
+    const reqs = indexedChunks(index)
+    this.update({ totalsProgress: startingProgress(reqs) })
+    return runStatsPass(workers.calls, workers.convention, reqs, {
       pass,
       signal: abort.signal,
-      onProgress: quiet,
-      onPartial: quiet,
-    }).then(() => undefined)
+      onProgress: (progress) => {
+        if (mine() && !abort.signal.aborted) this.update({ totalsProgress: progress })
+      },
+      onPartial: () => undefined,
+    }).then(
+      () => {
+        if (mine()) this.update({ totalsMissing: false, totalsProgress: undefined })
+      },
+      (e: unknown) => {
+        if (this.behind) this.behind.totals = undefined
+        if (mine()) this.update({ totalsProgress: undefined })
+        throw e
+      },
+    )
   }
 
+  /** Cancels the pass, or the count running behind a restored report. */
   cancel(): void {
-    if (this.store.getState().phase !== 'running') return
+    const view = this.store.getState()
+    if (view.phase !== 'running' && view.totalsProgress === undefined) return
     this.abort?.abort()
   }
 

@@ -1,41 +1,16 @@
-import { MessageChannel } from 'node:worker_threads'
-import { expose } from 'comlink'
-import type { Endpoint } from 'comlink'
 import { describe, expect, it } from 'vitest'
 import { BlobSource } from '../../src/io/blobSource'
-import type { SourceSpec } from '../../src/io/sourceSpec'
 import { decodeChunk } from '../../src/rad/decodeChunk'
 import { inferSemantics } from '../../src/rad/semantics'
 import { createStatsAccumulator, statsJson } from '../../src/rad/stats'
-import { makeDecoder } from '../../src/workers/walkBatch'
-import type { Decoder } from '../../src/workers/walkBatch'
 import { DecodePool } from '../../src/session/decodePool'
 import { runStatsPass } from '../../src/session/statsPass'
 import type { StatsProgress } from '../../src/session/statsPass'
 import type { ChunkRequest, StatsReport } from '../../src/workers/protocol'
-import { statsMethods } from '../../src/workers/statsWorker'
 import { breakChunk, file, prelude, requests } from '../helpers/salmonChunks'
-
-/** A decode worker on a MessageChannel with the statistics methods of decode.worker.ts. */
-function statsWorker(): Worker {
-  const { port1, port2 } = new MessageChannel()
-  let decoder: Decoder | undefined
-  expose(
-    {
-      open(spec: SourceSpec) {
-        if (spec.kind !== 'file') throw new Error('a file, in this test')
-        decoder = makeDecoder(new BlobSource(spec.file), prelude)
-      },
-      ...statsMethods(() => (decoder ? Promise.resolve(decoder) : Promise.reject(new Error('open first')))),
-    },
-    port2 as unknown as Endpoint,
-  )
-  const worker = port1 as unknown as Worker & { terminate(): void }
-  worker.terminate = () => {
-    port1.close()
-  }
-  return worker
-}
+import { statsWorker } from '../helpers/statsWorker'
+import { makeDecoder } from '../../src/workers/walkBatch'
+import { statsMethods } from '../../src/workers/statsWorker'
 
 /** The statistics of every chunk but `skip`, computed in one accumulator on this thread. */
 function direct(skip = -1): unknown {

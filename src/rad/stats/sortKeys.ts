@@ -27,8 +27,8 @@ let spare = new Uint32Array(1 << 15)
 export function sortKeys(keys: Uint32Array, n: number): Uint32Array {
   if (spare.length < 2 * n) spare = new Uint32Array(Math.max(2 * n, 2 * spare.length))
   countDigits(keys, n)
-  let from = keys
-  let to = spare
+  let from: Uint32Array = keys
+  let to: Uint32Array = spare
   PASSES.forEach(({ word, shift }, p) => {
     const base = p * DIGITS
     if (n === 0 || counts[base + ((keys[word]! >>> shift) & DIGIT_MASK)] === n) return

@@ -65,7 +65,13 @@ export function StatsPanel(props: StatsPanelProps) {
             Save JSON
           </button>
         )}
-        {json?.barcodes && view.phase === 'done' && props.onSaveTsv && <SaveTsv onSave={props.onSaveTsv} />}
+        {json?.barcodes && view.phase === 'done' && props.onSaveTsv && (
+          <SaveTsv
+            onSave={props.onSaveTsv}
+            countsFirst={view.totalsMissing === true}
+            counting={view.totalsProgress !== undefined}
+          />
+        )}
       </div>
       <Figures json={json} />
       {json ? (
@@ -82,7 +88,16 @@ export function StatsPanel(props: StatsPanelProps) {
 }
 
 /** The MultiQC-friendly TSV, asked of the decode worker holding the totals. */
-function SaveTsv({ onSave }: { onSave: () => Promise<void> }) {
+function SaveTsv({
+  onSave,
+  countsFirst,
+  counting,
+}: {
+  onSave: () => Promise<void>
+  countsFirst: boolean
+  /** The count behind a kept report runs: the TSV of this click comes when it ends. */
+  counting: boolean
+}) {
   const [failure, setFailure] = useState<string | undefined>(undefined)
   return (
     <>
@@ -90,7 +105,14 @@ function SaveTsv({ onSave }: { onSave: () => Promise<void> }) {
         type="button"
         className="btn btn-small"
         data-testid="stats-save-tsv"
-        title="Barcode, reads, distinct UMIs and the above-knee flag, one barcode a line (MultiQC-friendly; rad stats --tsv)"
+        title={
+          'Barcode, reads, distinct UMIs and the above-knee flag, one barcode a line (MultiQC-friendly; rad stats --tsv)' +
+          (countsFirst
+            ? '. These figures were kept, not counted here: every barcode is counted first (reads the whole file).'
+            : '')
+        }
+        data-counts-first={countsFirst}
+        disabled={counting}
         onClick={() => {
           setFailure(undefined)
           onSave().catch((e: unknown) => {

@@ -8,6 +8,7 @@ import type { KneeCut } from '../export/exportChoice'
 import { saveFile } from '../saveFile'
 import { StatsPanel } from './StatsPanel'
 import { useCellsRun } from './useCellsRun'
+import { useMediaQuery } from '../useMediaQuery'
 
 interface Props {
   session: RadSession
@@ -32,6 +33,7 @@ export function StatsSection(props: Props) {
   const statsDone = view.phase === 'done'
   const cells = useCellsRun(session, props.annotations, statsDone)
   const reply = cells.state?.phase === 'done' ? cells.state.reply : undefined
+  const narrow = useMediaQuery(NARROW_SCREEN)
   return (
     <StatsPanel
       view={view}
@@ -54,7 +56,7 @@ export function StatsSection(props: Props) {
       onAskCutoffs={(e, f) => stats.cutoffs(e, f)}
       onPickBarcode={onPickBarcode}
       onPickReference={onPickReference}
-      actionsInside={window.matchMedia(NARROW_SCREEN).matches}
+      actionsInside={narrow}
       actions={
         props.semantics && cellsNotApplicable(props.semantics) === undefined ? (
           <AnnotationsInput onFiles={cells.add} />

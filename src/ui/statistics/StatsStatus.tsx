@@ -1,5 +1,5 @@
 /** The statistics pass's status line (docs/stats.md): offered, running, done, or read from a sidecar. */
-import type { StatsView } from '../../session'
+import type { StatsProgress, StatsView } from '../../session'
 import { fmtCounted, fmtDuration, fmtPercent } from '../format'
 
 export function StatsStatus({
@@ -52,6 +52,7 @@ export function StatsStatus({
       </span>
     )
   }
+  if (view.totalsProgress) return <CountingBehind progress={view.totalsProgress} onCancel={onCancel} />
   if (view.restoredFrom === 'sidecar') return <FromSidecar view={view} onRestart={onRestart} />
   if (view.restoredFrom === 'walk') {
     // A URL's statistics, counted beside the index walk (docs/stats.md, "One read for a URL").
@@ -67,6 +68,27 @@ export function StatsStatus({
       {view.restored ? ' on an earlier visit' : ''}
       {p ? ` in ${fmtDuration(p.elapsedMs / 1000)}` : ''}
       {p && p.skippedChunks > 0 ? `; ${fmtCounted(p.skippedChunks, 'damaged chunk')} left out` : ''}.
+    </span>
+  )
+}
+
+/**
+ * A kept report's per-barcode answers (Save TSV, typed cut-offs, the cells above the knee) need
+ * every barcode's count in the decode workers: the pass runs behind the shown report, once
+ * (docs/stats.md), and shows how far it is.
+ */
+function CountingBehind({ progress, onCancel }: { progress: StatsProgress; onCancel: () => void }) {
+  const share = progress.totalBytes > 0 ? progress.bytes / progress.totalBytes : 0
+  return (
+    <span className="stats-status">
+      <progress className="stats-progress" max={1} value={share} aria-label="Counting every barcode" />
+      <span data-testid="stats-totals-progress">
+        Reading the whole file to count each barcode (the kept figures hold totals only): {fmtPercent(share, 1)}
+        {progress.etaMs !== undefined && `, about ${fmtDuration(progress.etaMs / 1000)} left`}
+      </span>
+      <button type="button" className="btn btn-small" data-testid="stats-totals-cancel" onClick={onCancel}>
+        Cancel
+      </button>
     </span>
   )
 }

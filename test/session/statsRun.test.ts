@@ -1,0 +1,93 @@
+/**
+ * StatsRun (statsRun.ts) with a restored report: the per-barcode answers count every record
+ * behind it, once, with the count's progress in the view, and a cancelled count runs again when
+ * asked again. Real statistics methods on MessageChannels, the salmon fixture.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { RadError } from '../../src/rad/errors'
+import { DecodePool } from '../../src/session/decodePool'
+import { StatsRun } from '../../src/session/statsRun'
+import type { StatsView } from '../../src/session/statsRun'
+import { IndexStore } from '../../src/workers/indexStore'
+import { file, prelude, requests } from '../helpers/salmonChunks'
+import { statsWorker } from '../helpers/statsWorker'
+
+const pools: DecodePool[] = []
+afterEach(() => {
+  for (const pool of pools.splice(0)) pool.dispose()
+})
+
+function statsRun(): { run: StatsRun; views: StatsView[] } {
+  const pool = new DecodePool(
+    { kind: 'file', file: new Blob([file]) },
+    { size: 2, createWorker: statsWorker, onWorkerFailed: () => undefined },
+  )
+  pools.push(pool)
+  pool.open(prelude, 'none')
+  pool.setConvention('header-inclusive')
+  const run = new StatsRun(pool, () => undefined)
+  const views: StatsView[] = []
+  run.subscribe(() => views.push(run.getState()))
+  return { run, views }
+}
+
+function fixtureIndex(): IndexStore {
+  const reqs = requests()
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength)
+  const nrec = Uint32Array.from(reqs, (r) => view.getUint32(r.offset + 4, true))
+  const firstRecord = new Float64Array(reqs.length)
+  for (let k = 1; k < reqs.length; k++) firstRecord[k] = firstRecord[k - 1]! + nrec[k - 1]!
+  const index = new IndexStore()
+  index.append({
+    count: reqs.length,
+    offset: Float64Array.from(reqs, (r) => r.offset),
+    nbytes: Uint32Array.from(reqs, (r) => r.nbytes),
+    nrec,
+    firstRecord,
+  })
+  return index
+}
+
+async function counted(index: IndexStore): Promise<{ view: StatsView; tsv: string }> {
+  const { run } = statsRun()
+  run.start(index)
+  await expect.poll(() => run.getState().phase).toBe('done')
+  return { view: run.getState(), tsv: await run.tsv() }
+}
+
+describe('StatsRun, a restored report', () => {
+  it('counts behind the shown report once, showing its progress, and answers as the pass does', async () => {
+    const index = fixtureIndex()
+    const want = await counted(index)
+    const { run, views } = statsRun()
+    run.restore(want.view.report!, index, 'sidecar')
+    expect(run.getState()).toMatchObject({ phase: 'done', restored: true, totalsMissing: true })
+    expect(run.getState().totalsProgress).toBeUndefined()
+    expect(await run.tsv()).toBe(want.tsv)
+    const during = views.filter((v) => v.totalsProgress !== undefined)
+    expect(during.length).toBeGreaterThan(0)
+    expect(during.every((v) => v.phase === 'done' && v.report === want.view.report)).toBe(true)
+    expect(during.at(-1)?.totalsProgress?.bytes).toBe(during.at(-1)?.totalsProgress?.totalBytes)
+    expect(run.getState()).toMatchObject({ totalsMissing: false, totalsProgress: undefined })
+    // Asked again: the totals are in the workers, nothing is counted again.
+    const seen = views.length
+    await run.cutoffs(10, undefined)
+    expect(views.slice(seen).some((v) => v.totalsProgress !== undefined)).toBe(false)
+  })
+
+  it('a cancelled count ends the ask with CANCELLED, leaves the report, and runs again at the next ask', async () => {
+    const index = fixtureIndex()
+    const want = await counted(index)
+    const { run } = statsRun()
+    run.restore(want.view.report!, index, 'cache')
+    const asked = run.tsv()
+    expect(run.getState().totalsProgress).toBeDefined()
+    run.cancel()
+    const e: unknown = await asked.catch((x: unknown) => x)
+    expect(e).toBeInstanceOf(RadError)
+    expect((e as RadError).code).toBe('CANCELLED')
+    expect(run.getState()).toMatchObject({ phase: 'done', totalsMissing: true, totalsProgress: undefined })
+    expect(await run.tsv()).toBe(want.tsv)
+    expect(run.getState().totalsMissing).toBe(false)
+  })
+})
