@@ -13,6 +13,7 @@ import type { AskedCutoffs } from './kneeLabels'
 import { RankedBars } from './RankedBars'
 import { StatsStatus } from './StatsStatus'
 import { pointAtRank } from '../../rad/stats/logDownsample'
+import { RadError } from '../../rad/errors'
 import './stats.css'
 
 export interface StatsPanelProps {
@@ -116,6 +117,8 @@ function SaveTsv({
         onClick={() => {
           setFailure(undefined)
           onSave().catch((e: unknown) => {
+            // Cancelled by the user (the count behind a kept report): nothing to say.
+            if (e instanceof RadError && e.code === 'CANCELLED') return
             setFailure(`Could not save the TSV: ${e instanceof Error ? e.message : String(e)}`)
           })
         }}
