@@ -26,7 +26,7 @@ export interface ValidPartOf {
  * The valid part as a File; undefined when there is no salvage plan, or the file changed. A
  * URL's valid part would have to be downloaded first: `rad salvage` on the server is the way.
  */
-export function validPartFile(source: SourceSpec, state: SessionState): File | undefined {
+function validPartFile(source: SourceSpec, state: SessionState): File | undefined {
   const offer = state.summary?.salvage
   if (!offer || state.changed || source.kind !== 'file') return undefined
   return salvagedFile(source.file, offer, salvagedName(sourceName(source)))

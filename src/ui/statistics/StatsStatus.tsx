@@ -1,4 +1,5 @@
 /** The statistics pass's status line (docs/stats.md): offered, running, done, or read from a sidecar. */
+import type { ReactNode } from 'react'
 import type { StatsProgress, StatsView } from '../../session'
 import { fmtCounted, fmtDuration, fmtPercent } from '../format'
 
@@ -26,19 +27,7 @@ export function StatsStatus({
   }
   if (view.phase === 'idle') return <span className="muted">Computed once the file is indexed.</span>
   if (view.phase === 'running') {
-    const share = p && p.totalBytes > 0 ? p.bytes / p.totalBytes : 0
-    return (
-      <span className="stats-status">
-        <progress className="stats-progress" max={1} value={share} aria-label="Statistics pass" />
-        <span data-testid="stats-progress">
-          {fmtPercent(share, 1)}
-          {p?.etaMs !== undefined && `, about ${fmtDuration(p.etaMs / 1000)} left`}
-        </span>
-        <button type="button" className="btn btn-small" data-testid="stats-cancel" onClick={onCancel}>
-          Cancel
-        </button>
-      </span>
-    )
+    return <PassProgress progress={p} label="Statistics pass" testId="stats-progress" onCancel={onCancel} />
   }
   if (view.phase === 'error') {
     return (
@@ -78,15 +67,42 @@ export function StatsStatus({
  * (docs/stats.md), and shows how far it is.
  */
 function CountingBehind({ progress, onCancel }: { progress: StatsProgress; onCancel: () => void }) {
-  const share = progress.totalBytes > 0 ? progress.bytes / progress.totalBytes : 0
+  return (
+    <PassProgress progress={progress} label="Counting every barcode" testId="stats-totals-progress" onCancel={onCancel}>
+      Reading the whole file to count each barcode (the kept figures hold totals only):{' '}
+    </PassProgress>
+  )
+}
+
+/** A whole-file pass under way: its bar, the share read, the time left, and its Cancel. */
+function PassProgress({
+  progress,
+  label,
+  testId,
+  onCancel,
+  children,
+}: {
+  progress: StatsProgress | undefined
+  label: string
+  testId: 'stats-progress' | 'stats-totals-progress'
+  onCancel: () => void
+  children?: ReactNode
+}) {
+  const share = progress && progress.totalBytes > 0 ? progress.bytes / progress.totalBytes : 0
   return (
     <span className="stats-status">
-      <progress className="stats-progress" max={1} value={share} aria-label="Counting every barcode" />
-      <span data-testid="stats-totals-progress">
-        Reading the whole file to count each barcode (the kept figures hold totals only): {fmtPercent(share, 1)}
-        {progress.etaMs !== undefined && `, about ${fmtDuration(progress.etaMs / 1000)} left`}
+      <progress className="stats-progress" max={1} value={share} aria-label={label} />
+      <span data-testid={testId}>
+        {children}
+        {fmtPercent(share, 1)}
+        {progress?.etaMs !== undefined && `, about ${fmtDuration(progress.etaMs / 1000)} left`}
       </span>
-      <button type="button" className="btn btn-small" data-testid="stats-totals-cancel" onClick={onCancel}>
+      <button
+        type="button"
+        className="btn btn-small"
+        data-testid={testId === 'stats-progress' ? 'stats-cancel' : 'stats-totals-cancel'}
+        onClick={onCancel}
+      >
         Cancel
       </button>
     </span>
