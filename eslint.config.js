@@ -15,6 +15,7 @@ export default tseslint.config(
       'bench/dist-before',
       'bench/_*',
       'bench/page/_*',
+      'src/rad/stats/assembly',
     ],
   },
   js.configs.recommended,

@@ -118,7 +118,7 @@ export async function firstPass(source: ByteSource, prelude: Prelude, sem: Seman
     },
   })
   if (threads) mergeInto(acc, await threads.finish())
-  return { state: acc.exportState(), scan }
+  return { state: acc.exportState('figures'), scan }
 }
 
 /** Runs the pass (records checked on the way); exit codes as validate (exitCodeOf). */

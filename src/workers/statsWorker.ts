@@ -77,7 +77,7 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
       return transfer(state, statsTransferables(state))
     },
     statsSnapshot(id) {
-      return reportState(currentNow(id).acc.exportState(true))
+      return reportState(currentNow(id).acc.exportState('partial'))
     },
     statsMerge(id, states) {
       const p = currentNow(id)
@@ -98,12 +98,12 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
       }
     },
     statsBarcodesAtLeast(id, minCount) {
-      const set = barcodesAtLeast(currentNow(id).acc.exportState(), minCount)
+      const set = barcodesAtLeast(currentNow(id).acc.exportState('figures'), minCount)
       return transfer(set, [set.keys.buffer])
     },
     statsTsv(id) {
       const p = currentNow(id)
-      const state = p.acc.exportState()
+      const state = p.acc.exportState('figures')
       const knee = statsJson(state, p.decoder.prelude, p.sem).cutoffs?.knee?.minCount ?? null
       return statsTsvText(state, p.sem, knee)
     },
@@ -135,14 +135,14 @@ async function addBatch(p: Pass, batch: ChunkRequest[], convention: NbytesConven
 /** This worker's accumulator and the others' snapshots, summed for a partial report. */
 function sumSoFar(p: Pass, others: StatsState[]): StatsAccumulator {
   const sum = createStatsAccumulator(p.decoder.prelude, p.sem)
-  sum.merge(p.acc.exportState(true))
+  sum.merge(p.acc.exportState('partial'))
   for (const s of others) sum.merge(s)
   return sum
 }
 
 /** The JSON of `acc` so far, and its rank curve thinned for the plot (the cut-offs drawn exactly). */
 function reportOf(p: Pass, acc: StatsAccumulator): StatsReport {
-  const state = acc.exportState()
+  const state = acc.exportState('figures')
   const json = statsJson(state, p.decoder.prelude, p.sem)
   const desc = barcodeCountsDescending(state)
   p.descending = desc

@@ -63,6 +63,6 @@ export class WalkCounter {
 
   /** The finished report: the JSON `rad stats --json` prints and the knee curve the panel draws. */
   report(): StatsReport {
-    return statsReportOf(this.acc.exportState(), this.prelude, this.sem)
+    return statsReportOf(this.acc.exportState('figures'), this.prelude, this.sem)
   }
 }

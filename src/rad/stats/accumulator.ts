@@ -11,7 +11,7 @@ import { BarcodeUmiCounts } from './barcodeUmiCounts'
 import { Histogram } from './countTable'
 import { countable } from './keys'
 import { partitionBuffers, withoutPairs } from './pairPartitions'
-import type { StatsOptions, StatsState } from './types'
+import type { StateExport, StatsOptions, StatsState } from './types'
 
 export { ORIENTATIONS } from './alignmentCounts'
 export { barcodeKey, wordsOf } from './keys'
@@ -108,18 +108,18 @@ export class StatsAccumulator {
   }
 
   /**
-   * The state: structured-clonable, buffers transferable (statsTransferables). Tables are compact
-   * copies; the partitions' lists are shared (never changed in place), so a caller that transfers
-   * them must drop this accumulator (statsWorker.ts statsDrain does). For a `partial` report the
-   * exact pairs' figures may lag the records (PairPartitions.exportState).
+   * The state (`what`: StateExport): structured-clonable, buffers transferable
+   * (statsTransferables). Tables are compact copies; the partitions' lists are copies of the
+   * counting core's, and shared with merged-in states (never changed in place), so a caller that
+   * transfers them must drop this accumulator (statsWorker.ts statsDrain does).
    */
-  exportState(partial = false): StatsState {
+  exportState(what: StateExport = 'whole'): StatsState {
     return {
       version: 1,
       records: this.records,
       alignments: this.alignments,
       alnPerRecord: this.alnPerRecord.exportState(),
-      ...this.keys.exportState(partial),
+      ...this.keys.exportState(what),
       ...this.aln.exportState(),
       chunkRecords: this.chunkRecords.slice(),
       chunkBarcodes: this.chunkBarcodes.slice(),

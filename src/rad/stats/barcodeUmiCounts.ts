@@ -14,7 +14,7 @@ import { CountTable, hash2, hash4, hashWords } from './countTable'
 import { newHll } from './hll'
 import { copyWords } from './keys'
 import { PairPartitions, forEachPartitionPair, partitionBarcodes } from './pairPartitions'
-import type { PartitionState, StatsState } from './types'
+import type { PartitionState, StateExport, StatsState } from './types'
 
 const PAIR_SEED = 0x1b873593
 
@@ -289,11 +289,11 @@ export class BarcodeUmiCounts {
     this.rows = saved
   }
 
-  /** The StatsState fields of barcodes and pairs (`partial`: PairPartitions.exportState). */
-  exportState(partial = false): Pick<StatsState, 'barcodes' | 'pairs' | 'pairShift' | 'partitions'> {
+  /** The StatsState fields of barcodes and pairs (`what`: PairPartitions.exportState). */
+  exportState(what: StateExport = 'whole'): Pick<StatsState, 'barcodes' | 'pairs' | 'pairShift' | 'partitions'> {
     const noPairs = new CountTable(this.keyWords + 2, 0, 0).exportState()
     if (this.partitions) {
-      const s = this.partitions.exportState(partial)
+      const s = this.partitions.exportState(what)
       const { keys, counts } = partitionBarcodes(s)
       const table = { keyWords: 2, size: counts.length, keys, counts }
       return { barcodes: [{ table, hll: newHll(), untrackedRecords: 0 }], pairs: noPairs, pairShift: 0, partitions: s }

@@ -57,6 +57,7 @@ export function forEachPartitionPair(
   visit: (barcode: number, umi: number, odd: boolean) => void,
 ): void {
   for (let b = 0; b < BUCKETS; b++) {
+    if (pairsLeftOut(s, b)) throw new Error(`internal: bucket ${String(b)}'s pairs were left out`)
     const { barcodes, umiCounts, umis } = bucketOf(s, b)
     for (let i = 0, p = 0; i < barcodes.length; i++) {
       const barcode = barcodeOf(b, barcodes[i]!)

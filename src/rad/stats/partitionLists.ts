@@ -70,46 +70,8 @@ export function setBucket(s: PartitionState, b: number, l: BucketLists): void {
   s.umis[b] = l.umis
 }
 
-/** Scratch lists for sorted keys, grown as needed. */
-let incoming = listsOf(1 << 12, 1 << 16)
-
-function roomIn(l: BucketLists, barcodes: number, pairs: number): BucketLists {
-  if (l.barcodes.length >= barcodes && l.umis.length >= pairs) return l
-  return listsOf(Math.max(barcodes, 2 * l.barcodes.length), Math.max(pairs, 2 * l.umis.length))
-}
-
-/**
- * Lists that no state refers to any more (PairPartitions gives back a bucket's lists when a merge
- * replaces them, unless it exported them): the next merge writes into them. A merge's output
- * otherwise is a fresh allocation, zeroed and faulted in page by page, at every flush of every
- * bucket (docs/adr/0009, eighth round).
- */
-const spares: BucketLists[] = []
-const MAX_SPARES = 2
-
-/** The whole arrays behind l's views. */
-function wholeArrays(l: BucketLists): BucketLists {
-  const whole = <T extends Uint32Array | Float64Array>(a: T, make: (b: ArrayBuffer) => T): T =>
-    make(a.buffer as ArrayBuffer)
-  return {
-    barcodes: whole(l.barcodes, (b) => new Uint32Array(b)),
-    reads: whole(l.reads, (b) => new Float64Array(b)),
-    umiCounts: whole(l.umiCounts, (b) => new Uint32Array(b)),
-    umis: whole(l.umis, (b) => new Uint32Array(b)),
-  }
-}
-
-/** Bucket lists the caller no longer refers to, nor does any state. */
-export function giveBackLists(l: BucketLists): void {
-  if (l.umis.length === 0 || l.barcodes.byteOffset !== 0 || l.umis.byteOffset !== 0) return
-  if (spares.length === MAX_SPARES) spares.shift()
-  spares.push(wholeArrays(l))
-}
-
-/** Room for a merge's output: a spare that fits, or new arrays with an eighth more. */
+/** Room for a merge's output: arrays with an eighth more. */
 function outputLists(barcodes: number, pairs: number): BucketLists {
-  const fits = spares.findIndex((l) => l.barcodes.length >= barcodes && l.umis.length >= pairs)
-  if (fits >= 0) return spares.splice(fits, 1)[0]!
   return listsOf(Math.ceil(1.125 * barcodes), Math.ceil(1.125 * pairs))
 }
 
@@ -136,37 +98,6 @@ function lowerBound(a: Uint32Array, from: number, to: number, x: number): number
     else hi = mid
   }
   return lo
-}
-
-/**
- * Sorted keys (keys[2i]: barcode low bits, keys[2i + 1]: UMI; n of them, one a read) as lists
- * (scratch views). A pair's parity is the parity of its run of equal keys.
- */
-export function sortedKeyLists(keys: Uint32Array, n: number): BucketLists {
-  const out = (incoming = roomIn(incoming, n, n))
-  let nb = 0
-  let np = 0
-  const end = 2 * n
-  for (let j = 0; j < end;) {
-    const low = keys[j]!
-    const from = j
-    const firstPair = np
-    while (j < end && keys[j] === low) {
-      const umi = keys[j + 1]!
-      let odd = 1
-      for (j += 2; j < end && keys[j + 1] === umi && keys[j] === low; j += 2) odd ^= 1
-      out.umis[np++] = umi * 2 + odd
-    }
-    out.barcodes[nb] = low
-    out.reads[nb] = (j - from) / 2
-    out.umiCounts[nb++] = np - firstPair
-  }
-  return {
-    barcodes: out.barcodes.subarray(0, nb),
-    reads: out.reads.subarray(0, nb),
-    umiCounts: out.umiCounts.subarray(0, nb),
-    umis: out.umis.subarray(0, np),
-  }
 }
 
 /**

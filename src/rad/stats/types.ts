@@ -174,6 +174,14 @@ export interface BarcodeTableState {
  * barcodes' low bits (sorted) with their reads and distinct UMIs, and the pairs, one sorted run a
  * barcode in the barcodes' order, each a word: UMI · 2 + the parity of its reads.
  */
+/**
+ * What an exported state holds (StatsAccumulator.exportState): `whole`, every exact pair (to merge
+ * with a state of the same buckets); `figures`, every figure exact but the pairs' UMIs left out
+ * (withoutPairs: ~16 bytes a barcode, where the pairs are ~4 bytes each); `partial`, the same for
+ * a report on the way, whose exact figures may lag the records by up to `pendingKeys` reads.
+ */
+export type StateExport = 'whole' | 'figures' | 'partial'
+
 export interface PartitionState {
   barcodes: Uint32Array[]
   reads: Float64Array[]

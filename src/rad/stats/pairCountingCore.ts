@@ -1,0 +1,130 @@
+/**
+ * The WebAssembly counting core of the exact pairs (assembly/pairCounting.ts; docs/adr/0009,
+ * tenth round), one instance a counter: its memory holds the keys waiting and the merged lists,
+ * and is freed with the counter. Lists leave it only as copies (bucketLists).
+ */
+import type { BucketLists } from './partitionLists'
+import { PAIR_COUNTING_WASM } from './pairCountingWasm'
+
+interface CoreExports {
+  memory: { buffer: ArrayBuffer }
+  setup(owners: number, self: number, share: number): void
+  inputRoom(bytes: number): number
+  addRows(stride: number, n: number): number
+  addPairs(n: number): void
+  waiting(): number
+  held(): number
+  flush(): void
+  outboxPairs(owner: number): number
+  outboxPointer(owner: number): number
+  clearOutboxes(): void
+  bucketBarcodes(b: number): number
+  bucketPairs(b: number): number
+  bucketReads(b: number): number
+  bucketLowBits(b: number): number
+  bucketUmiCounts(b: number): number
+  bucketUmis(b: number): number
+  bucketOddPairs(b: number): number
+}
+
+/** The WebAssembly API of Node, workers and pages alike (the core's typings have no DOM). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object
+  Instance: new (module: object, imports: object) => { exports: unknown }
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly
+let compiled: object | undefined
+
+/** The module, compiled once (synchronously: the counters run in workers and Node). */
+function pairCountingModule(): object {
+  if (!compiled) {
+    const hex = PAIR_COUNTING_WASM
+    const bytes = new Uint8Array(hex.length / 2)
+    for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16)
+    compiled = new wasm.Module(bytes)
+  }
+  return compiled
+}
+
+const imports = {
+  env: {
+    abort(): never {
+      throw new Error('internal: the pair counting core aborted')
+    },
+  },
+}
+
+export class PairCountingCore {
+  private readonly core: CoreExports
+
+  /** Owner `self` of `owners` sharing the buckets; a bucket's first key gets room for `share`. */
+  constructor(owners: number, self: number, share: number) {
+    this.core = new wasm.Instance(pairCountingModule(), imports).exports as CoreExports
+    this.core.setup(owners, self, share)
+  }
+
+  /** Keys waiting to be merged. */
+  get waiting(): number {
+    return this.core.waiting()
+  }
+
+  /** Distinct pairs in the merged lists. */
+  get held(): number {
+    return this.core.held()
+  }
+
+  private words(at: number, n: number): Uint32Array {
+    return new Uint32Array(this.core.memory.buffer, at, n)
+  }
+
+  /** As PairPartitions.addRows: rows [from, n) (stride words each); returns the first that does not fit. */
+  addRows(rows: Uint32Array, stride: number, from: number, n: number): number {
+    const count = n - from
+    if (count <= 0) return n
+    const at = this.core.inputRoom(4 * stride * count)
+    this.words(at, stride * count).set(rows.subarray(from * stride, n * stride))
+    return from + this.core.addRows(stride, count)
+  }
+
+  /** Pairs (barcode, UMI) of this counter's buckets. */
+  addPairs(pairs: Uint32Array): void {
+    const at = this.core.inputRoom(4 * pairs.length)
+    this.words(at, pairs.length).set(pairs)
+    this.core.addPairs(pairs.length / 2)
+  }
+
+  flush(): void {
+    this.core.flush()
+  }
+
+  /** Each owner's pairs (barcode, UMI) met since the last call (undefined: none), copied out. */
+  takeOutbox(owners: number): (Uint32Array | undefined)[] {
+    const out = Array.from({ length: owners }, (_, o) => {
+      const k = this.core.outboxPairs(o)
+      return k === 0 ? undefined : this.words(this.core.outboxPointer(o), 2 * k).slice()
+    })
+    this.core.clearOutboxes()
+    return out
+  }
+
+  /** Copies of bucket b's lists (its pairs too, unless `withPairs` is false: a partial report's copy). */
+  bucketLists(b: number, withPairs: boolean): BucketLists {
+    const c = this.core
+    const nb = c.bucketBarcodes(b)
+    const buffer = c.memory.buffer
+    return {
+      barcodes: new Uint32Array(buffer, c.bucketLowBits(b), nb).slice(),
+      reads: new Float64Array(buffer, c.bucketReads(b), nb).slice(),
+      umiCounts: new Uint32Array(buffer, c.bucketUmiCounts(b), nb).slice(),
+      umis: withPairs ? this.words(c.bucketUmis(b), c.bucketPairs(b)).slice() : new Uint32Array(0),
+    }
+  }
+
+  bucketPairs(b: number): number {
+    return this.core.bucketPairs(b)
+  }
+
+  bucketOddPairs(b: number): number {
+    return this.core.bucketOddPairs(b)
+  }
+}
