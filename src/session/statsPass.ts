@@ -160,8 +160,12 @@ function reportsOf(calls: readonly WorkerCall[], pass: number) {
   // The end: one worker's state at a time, merged before the next is drained: one state in
   // flight, not poolSize − 1 (the memory bound of docs/stats.md).
   const report = async (): Promise<StatsReport> => {
+    // Where every worker counts its buckets' pairs exactly, the drained states need no pairs'
+    // UMIs (half the file's pairs, ~4 bytes each): their figures merge into worker 0's exactly.
+    const exact = await Promise.all(calls.map((call) => call((api) => api.statsExactPairs(pass))))
+    const what = exact.every(Boolean) ? 'figures' : 'whole'
     for (const call of calls.slice(1)) {
-      const state = await call((api) => api.statsDrain(pass))
+      const state = await call((api) => api.statsDrain(pass, what))
       // Transferred on, not copied: a drained state can hold half the file's pairs.
       await head((api) => api.statsMerge(pass, transfer([state], statsTransferables(state))))
     }

@@ -41,8 +41,14 @@ export interface StatsWorkerApi {
   statsBatch(pass: number, batch: ChunkRequest[], convention: NbytesConvention): Promise<StatsBatchResult>
   /** Counts pairs of this worker's buckets another worker decoded (its StatsBatchResult.foreign). */
   statsRows(pass: number, rows: Uint32Array): void
-  /** This worker's state since the last drain (transferred), and a fresh accumulator. */
-  statsDrain(pass: number): StatsState
+  /**
+   * This worker's state since the last drain (transferred), and a fresh accumulator. `figures`
+   * leaves the exact pairs' UMIs out (StateExport): for a worker whose state merges into another
+   * counting exactly, of other buckets.
+   */
+  statsDrain(pass: number, what?: 'whole' | 'figures'): StatsState
+  /** Whether this worker counts the pairs exactly (its pass's rows all added). */
+  statsExactPairs(pass: number): boolean
   /**
    * A copy of this worker's state for a partial report, without the exact pairs' UMIs
    * (reportState): the accumulator goes on counting (docs/adr/0009, eighth round).

@@ -70,11 +70,14 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
     statsRows(id, rows) {
       currentNow(id).acc.addForeignRows(rows)
     },
-    statsDrain(id) {
+    statsDrain(id, what = 'whole') {
       const p = currentNow(id)
-      const state = p.acc.exportState()
+      const state = p.acc.exportState(what)
       p.acc = createStatsAccumulator(p.decoder.prelude, p.sem, { pairShift: state.pairShift, bucketOwners: p.owners })
       return transfer(state, statsTransferables(state))
+    },
+    statsExactPairs(id) {
+      return currentNow(id).acc.exactPairs
     },
     statsSnapshot(id) {
       return reportState(currentNow(id).acc.exportState('partial'))

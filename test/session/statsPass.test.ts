@@ -89,7 +89,11 @@ describe('runStatsPass', () => {
     const partial = workers[0]!.statsReport(7, [workers[1]!.statsSnapshot(7)])
     expect(partial.json).toEqual(direct())
     const more = await feed([reqs.slice(0, 1)], 1) // worker 1 still holds what it counted
-    workers[0]!.statsMerge(7, [workers[1]!.statsDrain(7)])
+    expect(workers.map((w) => w.statsExactPairs(7))).toEqual([true, true])
+    // Its figures without its pairs' UMIs: they merge exactly into worker 0's, of other buckets.
+    const drained = workers[1]!.statsDrain(7, 'figures')
+    expect(drained.partitions?.umis.every((u) => u.length === 0)).toBe(true)
+    workers[0]!.statsMerge(7, [drained])
     expect(workers[0]!.statsReport(7).json.records).toBe((direct() as { records: number }).records + more)
   })
 

@@ -80,6 +80,11 @@ export class StatsAccumulator {
     return this.keys.takeForeignRows()
   }
 
+  /** Whether the pairs are counted exactly so far: its `figures` state then merges into another that does. */
+  get exactPairs(): boolean {
+    return this.keys.exactPairs
+  }
+
   /** Rows another owner handed over: their pairs and barcodes only. The array is the accumulator's from then on. */
   addForeignRows(rows: Uint32Array): void {
     this.keys.addForeignRows(rows)

@@ -13,7 +13,7 @@ import { BarcodeCounter, inSample } from './barcodeCounter'
 import { CountTable, hash2, hash4, hashWords } from './countTable'
 import { newHll } from './hll'
 import { copyWords } from './keys'
-import { PairPartitions, forEachPartitionPair, partitionBarcodes } from './pairPartitions'
+import { PairPartitions, anyPairsLeftOut, forEachPartitionPair, partitionBarcodes } from './pairPartitions'
 import type { PartitionState, StateExport, StatsState } from './types'
 
 const PAIR_SEED = 0x1b873593
@@ -307,11 +307,20 @@ export class BarcodeUmiCounts {
     }
   }
 
-  /** Adds another accumulator's barcodes and pairs. */
+  /** Whether the pairs are counted exactly so far (in the partitions, not sampled in tables). */
+  get exactPairs(): boolean {
+    return this.partitions !== undefined
+  }
+
+  /**
+   * Adds another accumulator's barcodes and pairs. A state whose pairs were left out
+   * (StateExport `figures`) keeps the partitions whatever they hold: leaving them would need
+   * its pairs, and its memory is spent already.
+   */
   merge(s: StatsState): void {
     if (this.partitions && s.partitions) {
       this.partitions.merge(s.partitions)
-      if (this.partitions.held > this.maxExactPairs) this.leavePartitions()
+      if (this.partitions.held > this.maxExactPairs && !anyPairsLeftOut(s.partitions)) this.leavePartitions()
       return
     }
     this.leavePartitions()

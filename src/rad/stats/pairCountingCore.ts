@@ -20,6 +20,7 @@ interface CoreExports {
   clearOutboxes(): void
   bucketBarcodes(b: number): number
   bucketPairs(b: number): number
+  bucketWaiting(b: number): number
   bucketReads(b: number): number
   bucketLowBits(b: number): number
   bucketUmiCounts(b: number): number
@@ -120,8 +121,9 @@ export class PairCountingCore {
     }
   }
 
-  bucketPairs(b: number): number {
-    return this.core.bucketPairs(b)
+  /** Whether bucket b holds anything: pairs merged or keys waiting. */
+  bucketCounted(b: number): boolean {
+    return this.core.bucketPairs(b) > 0 || this.core.bucketWaiting(b) > 0
   }
 
   bucketOddPairs(b: number): number {

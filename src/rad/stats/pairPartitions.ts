@@ -20,6 +20,7 @@ import type { PartitionState, StateExport } from './types'
 
 export { BUCKET_BITS, barcodeOf, emptyPartitions } from './partitionLists'
 export {
+  anyPairsLeftOut,
   forEachPartitionPair,
   partitionBarcodes,
   partitionBuffers,
@@ -122,7 +123,7 @@ export class PairPartitions {
     const s = this.state
     for (let b = 0; b < BUCKETS; b++) {
       if (other.barcodes[b]!.length === 0) continue
-      const counted = this.core.bucketPairs(b) > 0 || this.core.waiting > 0
+      const counted = this.core.bucketCounted(b)
       if (s.barcodes[b]!.length === 0 && !counted) {
         setBucket(s, b, bucketOf(other, b))
         s.oddCounts[b] = other.oddCounts[b]!

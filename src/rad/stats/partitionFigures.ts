@@ -79,6 +79,12 @@ export function pairsLeftOut(s: PartitionState, b: number): boolean {
   return s.umis[b]!.length === 0 && s.umiCounts[b]!.length > 0
 }
 
+/** Whether any bucket's pairs were left out of this copy of a state. */
+export function anyPairsLeftOut(s: PartitionState): boolean {
+  for (let b = 0; b < BUCKETS; b++) if (pairsLeftOut(s, b)) return true
+  return false
+}
+
 /**
  * A copy of a state for a partial report (docs/adr/0009, eighth round): every figure, but not
  * the pairs' UMIs, which only a merge of the same buckets needs; ~16 bytes a barcode.

@@ -435,6 +435,11 @@ export function bucketBarcodes(b: i32): u32 {
   return get(barcodeEnd, b) - get(barcodeStart, b)
 }
 
+/** Bucket b's keys waiting to be merged. */
+export function bucketWaiting(b: i32): u32 {
+  return get(pendingSize, b)
+}
+
 export function bucketPairs(b: i32): u32 {
   return get(pairEnd, b) - get(pairStart, b)
 }
