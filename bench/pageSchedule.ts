@@ -81,8 +81,10 @@ function main(path: string, workers: number, drainEvery: number, own: boolean): 
     peak = Math.max(peak, process.memoryUsage().rss)
   }
   closeSync(fd)
-  for (let w = 1; w < workers; w++) accs[0]!.merge(accs[w]!.exportState())
-  const json = statsJson(accs[0]!.exportState(), prelude, sem)
+  // As the page's end (statsPass.ts): the others' figures without their pairs where all count exactly.
+  const what = own && accs.every((a) => a.exactPairs) ? 'figures' : 'whole'
+  for (let w = 1; w < workers; w++) accs[0]!.merge(accs[w]!.exportState(what))
+  const json = statsJson(accs[0]!.exportState('figures'), prelude, sem)
   peak = Math.max(peak, process.memoryUsage().rss)
   const cpu = process.cpuUsage(cpu0)
   const line = [

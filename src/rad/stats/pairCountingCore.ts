@@ -55,8 +55,16 @@ const imports = {
   },
 }
 
+/** Spare arrays kept for outboxes (a few: one per owner is what two owners swap). */
+const MAX_SPARES = 4
+
 export class PairCountingCore {
   private readonly core: CoreExports
+  /**
+   * Arrays other owners handed over (addPairs), counted: room for this counter's next outboxes,
+   * where fresh memory for each (zeroed, faulted in page by page) cost ~8 % of the CPU.
+   */
+  private readonly spares: Uint32Array[] = []
 
   /** Owner `self` of `owners` sharing the buckets; a bucket's first key gets room for `share`. */
   constructor(owners: number, self: number, share: number) {
@@ -87,22 +95,35 @@ export class PairCountingCore {
     return from + this.core.addRows(stride, count)
   }
 
-  /** Pairs (barcode, UMI) of this counter's buckets. */
+  /** Pairs (barcode, UMI) of this counter's buckets; the array is this counter's from then on. */
   addPairs(pairs: Uint32Array): void {
     const at = this.core.inputRoom(4 * pairs.length)
     this.words(at, pairs.length).set(pairs)
     this.core.addPairs(pairs.length / 2)
+    if (pairs.byteOffset === 0 && this.spares.length < MAX_SPARES) {
+      this.spares.push(new Uint32Array(pairs.buffer as ArrayBuffer))
+    }
+  }
+
+  /** An array of at least `words`: a spare, or a new one with a quarter more room. */
+  private roomFor(words: number): Uint32Array {
+    const fits = this.spares.findIndex((a) => a.length >= words)
+    if (fits >= 0) return this.spares.splice(fits, 1)[0]!
+    return new Uint32Array(4096 * Math.ceil((1.25 * words) / 4096))
   }
 
   flush(): void {
     this.core.flush()
   }
 
-  /** Each owner's pairs (barcode, UMI) met since the last call (undefined: none), copied out. */
+  /** Each owner's pairs (barcode, UMI) met since the last call (undefined: none), copied out: views for the caller to hand over. */
   takeOutbox(owners: number): (Uint32Array | undefined)[] {
     const out = Array.from({ length: owners }, (_, o) => {
       const k = this.core.outboxPairs(o)
-      return k === 0 ? undefined : this.words(this.core.outboxPointer(o), 2 * k).slice()
+      if (k === 0) return undefined
+      const rows = this.roomFor(2 * k).subarray(0, 2 * k)
+      rows.set(this.words(this.core.outboxPointer(o), 2 * k))
+      return rows
     })
     this.core.clearOutboxes()
     return out

@@ -146,14 +146,19 @@ describe('pair partitions', () => {
     const whole = new PairPartitions()
     whole.addRows(rows, 4, 0, 20_000)
     const owners = [new PairPartitions(2, 0, 4096), new PairPartitions(2, 1, 4096)]
+    const handed: ArrayBufferLike[] = []
     for (let from = 0; from < 20_000; from += 2500) {
       const o = (from / 2500) % 2
       owners[o]!.addRows(rows, 4, from, from + 2500)
       const outbox = owners[o]!.takeOutbox()
       expect(outbox[o]).toBeUndefined()
+      // From the second batch on, each outbox is written into an array the other owner handed over.
+      if (from >= 2500) expect(handed).toContain(outbox[1 - o]!.buffer)
+      handed.push(outbox[1 - o]!.buffer)
       owners[1 - o]!.addPairs(outbox[1 - o]!)
       expect(owners[o]!.takeOutbox()).toEqual([undefined, undefined])
     }
+    expect(new Set(handed).size).toBe(1) // one array goes back and forth
     const sum = new PairPartitions()
     for (const o of owners) sum.merge(o.exportState())
     expect(partitionFigures(sum.exportState())).toEqual(partitionFigures(whole.exportState()))
