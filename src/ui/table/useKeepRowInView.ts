@@ -7,7 +7,8 @@ import { ROW_HEIGHT } from './tableLayout'
  * it grows. The browser keeps scrollTop then, so a row near the bottom of the view, such as the
  * last record after End, would slip below it while still selected. Only a row that was wholly
  * in view before is kept, by the least scroll; `row` is its index among the table's rows
- * (undefined: none).
+ * (undefined: none). A view scrolled to its bottom (the file's scrollbar dragged to its end, no
+ * cursor) stays at its bottom.
  */
 export function useKeepRowInView(scroller: RefObject<HTMLDivElement | null>, row: number | undefined): void {
   const rowNow = useEffectEvent(() => row)
@@ -18,8 +19,13 @@ export function useKeepRowInView(scroller: RefObject<HTMLDivElement | null>, row
     const observer = new ResizeObserver(() => {
       const before = height
       height = el.clientHeight
+      if (height >= before) return
+      if (el.scrollTop + before >= el.scrollHeight - 1) {
+        el.scrollTop = el.scrollHeight - height
+        return
+      }
       const r = rowNow()
-      if (r === undefined || height >= before) return
+      if (r === undefined) return
       // Row r spans [top, end) of the scroll content; the sticky header covers its first ROW_HEIGHT.
       const top = (r + 1) * ROW_HEIGHT
       const end = top + ROW_HEIGHT
