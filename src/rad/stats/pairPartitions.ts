@@ -123,16 +123,12 @@ export class PairPartitions {
     const s = this.state
     for (let b = 0; b < BUCKETS; b++) {
       if (other.barcodes[b]!.length === 0) continue
-      const counted = this.core.bucketCounted(b)
-      if (s.barcodes[b]!.length === 0 && !counted) {
-        setBucket(s, b, bucketOf(other, b))
-        s.oddCounts[b] = other.oddCounts[b]!
-        continue
-      }
-      if (pairsLeftOut(other, b) || pairsLeftOut(s, b)) {
+      const mine = s.barcodes[b]!.length > 0
+      // Lists met here or in the core (merged at export) need the other's pairs.
+      if ((mine || this.core.bucketCounted(b)) && (pairsLeftOut(other, b) || pairsLeftOut(s, b))) {
         throw new Error(`internal: bucket ${String(b)} merged without its pairs`)
       }
-      if (s.barcodes[b]!.length > 0) {
+      if (mine) {
         setBucket(s, b, mergeLists(bucketOf(s, b), bucketOf(other, b)))
         s.oddCounts[b] = oddPairs(s, b)
       } else {

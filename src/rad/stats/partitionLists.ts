@@ -13,8 +13,6 @@ export const BUCKET_BITS = 8
 export const BUCKETS = 1 << BUCKET_BITS
 export const LOW_BITS = 32 - BUCKET_BITS
 export const SPREAD = 0x9e3779b1
-/** The largest UMI a pair's word holds. */
-export const MAX_UMI = 0x7fffffff
 /** The inverse of an odd number modulo 2^32 (Newton's iteration doubles the correct bits). */
 function inverseOdd(a: number): number {
   let x = a
