@@ -9,7 +9,7 @@ import type { KnownIndex } from '../rad/sidecar'
 import { inferSemantics } from '../rad/semantics'
 import { statsReportOf, statsToJson } from '../rad/stats/section'
 import type { Output } from './output'
-import { writeFileAtomically } from './safeOutput'
+import { writeOutput } from './safeOutput'
 import { firstPass } from './stats'
 
 /** The writer named in the statistics section; the page says the statistics come from it. */
@@ -48,7 +48,9 @@ export async function runIndex(file: ByteSource, path: string, out: Output, stat
   const known = stats ? await scanWithStats(file) : await scanForSidecar(file)
   const bytes = encodeSidecar(known)
   const target = sidecarPath(path)
-  await writeFileAtomically(target, (handle) => handle.writeFile(bytes))
+  await writeOutput(target, async (sink) => {
+    await sink.write(bytes)
+  })
   out.write(
     `wrote ${target}: ${plural(known.index.count, 'chunk', 'chunks', fmtInt)}, ${plural(known.records, 'record', 'records', fmtInt)}, ` +
       `${plural(bytes.length, 'byte', 'bytes', fmtInt)}; integrity ${known.verdict.status}` +

@@ -6,7 +6,7 @@ import { runSalvage } from './salvage'
 import { extractFilterFlags } from './filterFlags'
 import type { RecordFilter } from '../rad/recordFilter'
 import { runIndex } from './indexCommand'
-import { Output, reportLine } from './output'
+import { BrokenPipe, Output, reportLine } from './output'
 import { runStats } from './stats'
 import type { StatsFormat } from './stats'
 import { takeCellFlags } from './cellStats'
@@ -16,7 +16,7 @@ import { runSubset, takeSubsetFlags } from './subset'
 import { runParquetExport, runStudyExport } from './parquetExport'
 import type { SubsetArgs } from './subset'
 import { exportFormatOf } from './subset'
-import { RefusedOutput, refuseOutputOverInput } from './safeOutput'
+import { RefusedOutput, STANDARD_OUTPUT, refuseOutputOverInput } from './safeOutput'
 import { USAGE, WRITES_OUT, commandUsage } from './usage'
 import { sidecarPath } from './indexCommand'
 
@@ -177,7 +177,8 @@ export async function main(argv: string[]): Promise<number> {
     return 1
   }
   await loadWasmCodecs() // zstd in wasm, else fzstd (ADR 0010)
-  const out = new Output(process.stdout)
+  // With OUT `-` the output owns standard output; the summary goes to standard error.
+  const out = new Output(outputOf(args) === STANDARD_OUTPUT ? process.stderr : process.stdout)
   try {
     const code = await run(args, out)
     await out.close()
@@ -188,7 +189,7 @@ export async function main(argv: string[]): Promise<number> {
     } catch {
       // stdout itself failed: the reason below is what matters.
     }
-    if (out.brokenPipe) return 0
+    if (out.brokenPipe || e instanceof BrokenPipe) return 0
     process.stderr.write(`${failure(e, args.file)}\n`)
     return 1
   }

@@ -20,8 +20,7 @@ import { inferSemantics } from '../rad/semantics'
 import type { ChunkColumns } from '../rad/types'
 import { NodeFileSource } from './nodeFileSource'
 import type { Output } from './output'
-import { RefusedOutput, refuseOutputOverInput, writeFileAtomically } from './safeOutput'
-import { fileSink } from './subset'
+import { RefusedOutput, refuseOutputOverInput, writeOutput } from './safeOutput'
 import type { SubsetArgs } from './subset'
 
 /** Progress lines on stderr: the first after this long, then at this interval. */
@@ -47,8 +46,8 @@ async function exportOne(file: ByteSource, outPath: string, args: SubsetArgs): P
   const selection = compiled
     ? { ...args.selection, match: (cols: ChunkColumns) => matchRecords(cols, compiled) }
     : args.selection
-  return writeFileAtomically(outPath, (target) =>
-    writeParquet(source, prelude, selection, fileSink(target), {
+  return writeOutput(outPath, (sink) =>
+    writeParquet(source, prelude, selection, sink, {
       perRecord: args.perRecord,
       producer: identifyProducer(prelude, container).name,
       source: basename(file.name),

@@ -14,7 +14,7 @@ import { checkAll } from './commands'
 import { NodeFileSource } from './nodeFileSource'
 import { reportLine } from './output'
 import type { Output } from './output'
-import { writeFileAtomically } from './safeOutput'
+import { writeOutput } from './safeOutput'
 
 const COPY_BLOCK = 16 << 20
 
@@ -45,7 +45,7 @@ async function checkSalvaged(path: string): Promise<IntegrityIssue[]> {
 
 async function writePlan(source: ByteSource, plan: SalvagePlan, outPath: string): Promise<IntegrityIssue[]> {
   let warnings: IntegrityIssue[] = []
-  await writeFileAtomically(
+  await writeOutput(
     outPath,
     async (target) => {
       await target.write(plan.head)
@@ -55,8 +55,10 @@ async function writePlan(source: ByteSource, plan: SalvagePlan, outPath: string)
         }
       }
     },
-    async (written) => {
-      warnings = await checkSalvaged(written)
+    {
+      verify: async (written) => {
+        warnings = await checkSalvaged(written)
+      },
     },
   )
   return warnings

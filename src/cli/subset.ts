@@ -5,7 +5,6 @@
  * record numbers are `view`'s `ID`s; the filters are view's and dump's
  * (filterFlags.ts, rad/recordFilter.ts). Everything given combines with AND.
  */
-import type { FileHandle } from 'node:fs/promises'
 import type { ByteSource } from '../io/byteSource'
 import { exportSelection } from '../io/exportSelection'
 import type { ExportFormat } from '../io/exportSelection'
@@ -16,10 +15,9 @@ import { identifyProducer } from '../rad/producer'
 import { compileFilter, matchRecords } from '../rad/recordFilter'
 import type { RecordFilter } from '../rad/recordFilter'
 import { inferSemantics } from '../rad/semantics'
-import type { ByteSink } from '../rad/subsetWriter'
 import type { ChunkColumns } from '../rad/types'
 import type { Output } from './output'
-import { writeFileAtomically } from './safeOutput'
+import { writeOutput } from './safeOutput'
 
 export interface SubsetArgs {
   selection: RecordSelection
@@ -105,20 +103,6 @@ export function takeSubsetFlags(argv: string[]): SubsetArgs | string {
   return { selection, keepChunks, format, perRecord, outDir, sample }
 }
 
-/** A file written front to back, with positioned rewrites for the num_chunks patch. */
-export function fileSink(handle: FileHandle): ByteSink {
-  let position = 0
-  return {
-    async write(bytes) {
-      await handle.write(bytes, 0, bytes.length, position)
-      position += bytes.length
-    },
-    async patch(at, bytes) {
-      await handle.write(bytes, 0, bytes.length, at)
-    },
-  }
-}
-
 /**
  * `subset IN OUT` (format rad) and `export IN OUT` (rad, view TSV or dump
  * JSON Lines): the chosen records, written through safeOutput.ts.
@@ -136,10 +120,11 @@ export async function runSubset(
   const selection = compiled
     ? { ...args.selection, match: (cols: ChunkColumns) => matchRecords(cols, compiled) }
     : args.selection
-  const summary = await writeFileAtomically(outPath, (target) =>
-    exportSelection(format, source, prelude, selection, fileSink(target), {
-      keepSourceChunks: args.keepChunks || collated,
-    }),
+  const summary = await writeOutput(
+    outPath,
+    (sink) =>
+      exportSelection(format, source, prelude, selection, sink, { keepSourceChunks: args.keepChunks || collated }),
+    { patches: format === 'rad' },
   )
   const chunks = format === 'rad' ? `${plural(summary.chunks, 'chunk')}, ` : ''
   out.write(`wrote ${outPath}: ${chunks}${plural(summary.records, 'record')}, ${plural(summary.bytes, 'byte')}\n`)

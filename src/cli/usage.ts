@@ -25,7 +25,8 @@ const PARQUET = `  --per alignment|record  Parquet: one row per alignment (defau
   --sample NAME           with one input and --out: its sample name (a workflow's per-sample map.rad)`
 
 const WRITES = `OUT is written to a temporary file beside it and renamed into place when complete: a run
-stopped half-way leaves OUT as it was. OUT may not be IN, nor a link to it.`
+stopped half-way leaves OUT as it was. OUT may not be IN, nor a link to it. OUT - is standard
+output; a FIFO, a device or a socket is written into, never replaced.`
 
 const COMMANDS: Record<string, CommandUsage> = {
   info: { synopsis: 'info FILE', summary: 'one JSON object: header, tag schemas, codec, nbytes convention, totals' },

@@ -2,11 +2,12 @@
  * No command writes over its input, and none leaves half a file under OUT's
  * name (src/cli/safeOutput.ts; docs/integrity.md "What the commands write").
  */
-import { spawn } from 'node:child_process'
-import { linkSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process'
+import { linkSync, lstatSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runCli, tempDir } from '../helpers/cli'
+import { ROOT, runCli, tempDir } from '../helpers/cli'
 import { SALMON_V3 } from '../helpers/fixtures'
 import { repeatedFixture } from '../helpers/repeatedFixture'
 
@@ -14,6 +15,8 @@ const dir = tempDir()
 afterAll(() => {
   dir.cleanup()
 })
+
+const execFileAsync = promisify(execFile)
 
 const original = new Uint8Array(readFileSync(SALMON_V3))
 
@@ -142,3 +145,84 @@ async function waitForPartial(name: string, bytes: number): Promise<string | und
   }
   return undefined
 }
+
+/** Runs the CLI with a FIFO as OUT and a reader on it; what the reader got, and whether OUT is still a FIFO. */
+async function throughFifo(
+  args: (fifo: string) => string[],
+  name: string,
+): Promise<{ got: Buffer; code: number; stillFifo: boolean; stdout: string }> {
+  const fifo = dir.path(`${name}.fifo`)
+  execFileSync('mkfifo', [fifo])
+  const caught = dir.path(`${name}.caught`)
+  const reader = spawn('sh', ['-c', 'cat "$1" > "$2"', 'sh', fifo, caught], { stdio: 'ignore' })
+  const readerDone = new Promise<void>((resolve) => reader.on('exit', () => resolve()))
+  const r = await runCli(args(fifo))
+  const stillFifo = lstatSync(fifo).isFIFO()
+  // A CLI that never opened the FIFO leaves the reader waiting for a writer.
+  if (!stillFifo || r.code !== 0) reader.kill()
+  await readerDone
+  return { got: readFileSync(caught), code: r.code, stillFifo, stdout: r.stdout }
+}
+
+describe('an output that is a pipe or a device is written into, never replaced', () => {
+  const input = dir.write('into-stream.rad', original)
+  const formats = {
+    'subset (rad)': (o: string) => ['subset', input, o, '--records', '0-99'],
+    'export rad': (o: string) => ['export', input, o, '--format', 'rad'],
+    'export tsv': (o: string) => ['export', input, o, '--format', 'tsv'],
+    'export jsonl': (o: string) => ['export', input, o, '--format', 'jsonl'],
+    'export parquet': (o: string) => ['export', input, o, '--format', 'parquet'],
+    salvage: (o: string) => ['salvage', input, o],
+  }
+
+  it.each(Object.entries(formats))('%s into a FIFO: the reader gets what a file would hold', async (label, args) => {
+    const name = label.replace(/\W+/g, '-')
+    const file = dir.path(`${name}.file`)
+    expect((await runCli(args(file))).code).toBe(0)
+    const r = await throughFifo(args, name)
+    expect(r.stillFifo, 'OUT stays a FIFO').toBe(true)
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^wrote .*\.fifo: /)
+    expect(r.got.equals(readFileSync(file)), 'the same bytes as a file').toBe(true)
+  })
+
+  it('index into a FILE.rdx that is a FIFO', async () => {
+    const indexed = dir.write('fifo-index.rad', original)
+    const plain = dir.write('plain-index.rad', original)
+    expect((await runCli(['index', plain])).code).toBe(0)
+    execFileSync('mkfifo', [`${indexed}.rdx`])
+    const reader = execFileAsync('cat', [`${indexed}.rdx`], { encoding: 'buffer', maxBuffer: 64 << 20 })
+    const r = await runCli(['index', indexed])
+    expect(r.code, r.stderr).toBe(0)
+    expect(lstatSync(`${indexed}.rdx`).isFIFO()).toBe(true)
+    expect((await reader).stdout.length).toBe(statSync(`${plain}.rdx`).size)
+  })
+
+  it('- writes to standard output, and the summary goes to standard error', async () => {
+    const file = dir.path('stdout-compare.tsv')
+    expect((await runCli(['export', input, file, '--format', 'tsv'])).code).toBe(0)
+    const r = await runCli(['export', input, '-', '--format', 'tsv'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toBe(readFileSync(file, 'utf8'))
+    expect(r.stderr).toMatch(/^wrote -: 18,?949 records/)
+  })
+
+  it('- is refused when standard output is the input', async () => {
+    const target = dir.write('stdout-is-input.rad', original)
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'rad.mjs'), 'export', target, '-', '--format', 'tsv'], {
+      stdio: ['ignore', openSync(target, 'a'), 'pipe'],
+      encoding: 'utf8',
+    })
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/^refusing to write -: it is the input .*stdout-is-input\.rad/)
+    expect(sameBytes(target, original)).toBe(true)
+  })
+})
+
+it('an OUT that cannot be written is named, not the input', async () => {
+  const input = dir.write('names-out.rad', original)
+  const output = dir.path('no-such-folder/out.tsv')
+  const r = await runCli(['export', input, output])
+  expect(r.code).toBe(1)
+  expect(r.stderr).toMatch(new RegExp(`^cannot write ${output.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ENOENT`))
+})
