@@ -123,13 +123,13 @@ export interface WriteOptions {
 }
 
 /** An errno error of OUT's own (not of an input) in one line that names OUT. */
-function outputFailure(target: string, e: unknown): unknown {
+function outputFailure(target: string, e: unknown): Error {
   if (e instanceof BrokenPipe || e instanceof RefusedOutput) return e
   if (e instanceof Error && 'code' in e && e.code === 'EPIPE') return new BrokenPipe()
   if (e instanceof Error && 'code' in e && typeof e.code === 'string') {
     return new RefusedOutput(`cannot write ${target}: ${e.message}`)
   }
-  return e
+  return e instanceof Error ? e : new Error(String(e))
 }
 
 /** A regular file written front to back, with positioned rewrites for patches. */

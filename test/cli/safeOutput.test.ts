@@ -155,7 +155,11 @@ async function throughFifo(
   execFileSync('mkfifo', [fifo])
   const caught = dir.path(`${name}.caught`)
   const reader = spawn('sh', ['-c', 'cat "$1" > "$2"', 'sh', fifo, caught], { stdio: 'ignore' })
-  const readerDone = new Promise<void>((resolve) => reader.on('exit', () => resolve()))
+  const readerDone = new Promise<void>((resolve) => {
+    reader.on('exit', () => {
+      resolve()
+    })
+  })
   const r = await runCli(args(fifo))
   const stillFifo = lstatSync(fifo).isFIFO()
   // A CLI that never opened the FIFO leaves the reader waiting for a writer.
@@ -207,7 +211,7 @@ describe('an output that is a pipe or a device is written into, never replaced',
     expect(r.stderr).toMatch(/^wrote -: 18,?949 records/)
   })
 
-  it('- is refused when standard output is the input', async () => {
+  it('- is refused when standard output is the input', () => {
     const target = dir.write('stdout-is-input.rad', original)
     const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'rad.mjs'), 'export', target, '-', '--format', 'tsv'], {
       stdio: ['ignore', openSync(target, 'a'), 'pipe'],
