@@ -13,12 +13,13 @@ import type { Page } from '@playwright/test'
 import { harness, launch, openInApp, rendererRss, scrollFrames, serve, waitIndexed, withPeakMemory } from './browser'
 import { bustoolsSection } from './bustools'
 import { pageStatsSection } from './pageStats'
+import { permitListSection } from './permitList'
 import { generateInputs } from './generate'
 
 const ROOT = join(import.meta.dirname, '..')
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 /**
- * BENCH_ONLY=index,decode,stats,memory,scroll,cli,bustools runs only those parts (the raw
+ * BENCH_ONLY=index,decode,stats,memory,scroll,cli,bustools,permit runs only those parts (the raw
  * read grid runs with `index`) and prints them without touching results.md; BENCH_FILES
  * picks the files of the index part by substring (e.g. `collated-1m`).
  */
@@ -354,6 +355,8 @@ async function main(): Promise<void> {
     const cli = wanted('cli') ? cliValidate(inputs.salmon1g) : stat([])
     log('rad stats beside bustools…')
     const bustools = wanted('bustools') ? bustoolsSection() : ''
+    log('permit lists at 10x sizes…')
+    const permitLists = wanted('permit') ? await permitListSection(RUNS) : ''
     const app = { ...memory, frames }
     writeResults({
       version,
@@ -365,6 +368,7 @@ async function main(): Promise<void> {
       app,
       cli,
       bustools,
+      permitLists,
       source: inputs.salmonSourceKind,
     })
   } finally {
@@ -382,6 +386,8 @@ interface Results {
   cli: Stat
   /** Markdown (bustools.ts), or a note that bustools is missing. */
   bustools: string
+  /** Markdown (permitList.ts). */
+  permitLists: string
   tenxStats: string
   source: string
 }
@@ -451,6 +457,7 @@ ${fmt(r.cli)} GB/s.
 
 ${r.tenxStats}
 ${r.bustools}
+${r.permitLists}
 ## Raw read grid (salmon-1g.rad, one worker)
 
 | block | in flight | GB/s |
