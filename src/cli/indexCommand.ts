@@ -11,6 +11,7 @@ import { statsReportOf, statsToJson } from '../rad/stats/section'
 import type { Output } from './output'
 import { writeOutput } from './safeOutput'
 import { firstPass } from './stats'
+import type { PassOptions } from './stats'
 
 /** The writer named in the statistics section; the page says the statistics come from it. */
 export const INDEX_WRITER = 'rad index'
@@ -26,11 +27,11 @@ export function sidecarPath(path: string): string {
  * `rad stats FILE --json` prints and the knee curve the page draws (docs/sidecar.md, "The
  * statistics section").
  */
-export async function scanWithStats(file: ByteSource): Promise<KnownIndex> {
+export async function scanWithStats(file: ByteSource, opts: PassOptions = {}): Promise<KnownIndex> {
   const fingerprint = await takeHashedFingerprint(file)
   const { source, prelude, container } = await openRad(file)
   const sem = inferSemantics(prelude)
-  const { state, scan } = await firstPass(source, prelude, sem)
+  const { state, scan } = await firstPass(source, prelude, sem, opts)
   const known = knownIndexOf(fingerprint, container, scan)
   return { ...known, stats: statsToJson(statsReportOf(state, prelude, sem), INDEX_WRITER) }
 }
@@ -44,8 +45,14 @@ export async function scanWithStats(file: ByteSource): Promise<KnownIndex> {
  * With `stats` false (`--no-stats`), the walk only indexes and checks, and the
  * sidecar has no statistics section.
  */
-export async function runIndex(file: ByteSource, path: string, out: Output, stats = true): Promise<number> {
-  const known = stats ? await scanWithStats(file) : await scanForSidecar(file)
+export async function runIndex(
+  file: ByteSource,
+  path: string,
+  out: Output,
+  stats = true,
+  opts: PassOptions = {},
+): Promise<number> {
+  const known = stats ? await scanWithStats(file, opts) : await scanForSidecar(file)
   const bytes = encodeSidecar(known)
   const target = sidecarPath(path)
   await writeOutput(target, async (sink) => {

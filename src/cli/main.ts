@@ -19,6 +19,7 @@ import { exportFormatOf } from './subset'
 import { RefusedOutput, STANDARD_OUTPUT, refuseOutputOverInput } from './safeOutput'
 import { USAGE, WRITES_OUT, commandUsage } from './usage'
 import { sidecarPath } from './indexCommand'
+import { SpillFailed } from './spillFile'
 
 interface Args {
   command: string
@@ -34,6 +35,8 @@ interface Args {
   files: string[]
   /** `index --no-stats`: the sidecar without its statistics section. */
   noStats: boolean
+  /** `stats` and `index --tmp DIR`: the folder of the spill file (spillFile.ts). */
+  tmp: string | undefined
 }
 
 /** What is wrong with export's own flags, if anything. */
@@ -68,6 +71,7 @@ function parseArgs(all: string[]): Args | { help: string } | string {
   let header = false
   let statsFormat: StatsFormat = 'summary'
   let noStats = false
+  let tmp: string | undefined
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? ''
     if (arg === '--chunk') {
@@ -79,6 +83,9 @@ function parseArgs(all: string[]): Args | { help: string } | string {
       statsFormat = arg === '--json' ? 'json' : 'tsv'
     } else if (arg === '--no-stats') {
       noStats = true
+    } else if (arg === '--tmp') {
+      tmp = argv[++i]
+      if (tmp === undefined || tmp === '' || tmp.startsWith('--')) return '--tmp needs a folder'
     } else if (arg === '-h' || arg === '--help') {
       return { help: commandUsage(positional[0]) }
     } else {
@@ -97,9 +104,12 @@ function parseArgs(all: string[]): Args | { help: string } | string {
   if (exportProblem !== undefined) return exportProblem
   if (cells && command !== 'stats') return `--t2g and the other cell flags apply to stats, not ${command}`
   if (noStats && command !== 'index') return `--no-stats applies to index, not ${command}`
+  if (tmp !== undefined && command !== 'stats' && command !== 'index') {
+    return `--tmp applies to stats and index, not ${command}`
+  }
   const files = positional.slice(1)
   const out = study ? undefined : output
-  return { command, file, output: out, chunk, header, statsFormat, filter, subset, cells, files, noStats }
+  return { command, file, output: out, chunk, header, statsFormat, filter, subset, cells, files, noStats, tmp }
 }
 
 /** The file a command writes, if it writes one. */
@@ -126,11 +136,11 @@ async function run(args: Args, out: Output): Promise<number> {
       case 'validate':
         return await runValidate(source, out)
       case 'index':
-        return await runIndex(source, args.file, out, !args.noStats)
+        return await runIndex(source, args.file, out, !args.noStats, { tmp: args.tmp })
       case 'salvage':
         return await runSalvage(source, args.output ?? '', out)
       case 'stats':
-        return await runStats(source, out, args.statsFormat, args.cells)
+        return await runStats(source, out, args.statsFormat, args.cells, { tmp: args.tmp })
       case 'subset':
         return await runSubset(source, args.output ?? '', { ...args.subset, filter: args.filter }, out)
       case 'export': {
@@ -152,7 +162,7 @@ async function run(args: Args, out: Output): Promise<number> {
 
 /** One line on stderr for anything that stopped a command; never a stack trace. */
 function failure(e: unknown, file: string): string {
-  if (e instanceof RefusedOutput) return e.message
+  if (e instanceof RefusedOutput || e instanceof SpillFailed) return e.message
   if (e instanceof RadError) {
     return reportLine('error', { offset: e.offset, chunk: e.chunk, message: e.message })
   }

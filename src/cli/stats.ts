@@ -13,6 +13,7 @@ import { openRad } from '../io/openRad'
 import { scanChunks } from '../io/scanChunks'
 import { availableParallelism } from 'node:os'
 import { exitCodeOf } from './commands'
+import { SpillFile, spillFolder } from './spillFile'
 import { StatsThreads } from './statsThreads'
 import type { Output } from './output'
 import { reportLine } from './output'
@@ -74,27 +75,60 @@ function cellSummary(c: CellsJson): string[] {
   return lines
 }
 
-/**
- * Files from THREAD_MIN_BYTES to THREAD_MAX_BYTES are counted by worker threads, when there are
- * cores for them. Past that, one thread: each worker holds its own keys waiting, batches and
- * allocator arenas, +130–200 MB on the 1 GiB 10x-shaped run, which one thread keeps under 512 MB
- * above idle (docs/adr/0009, fourth round).
- */
+/** Files from THREAD_MIN_BYTES on are counted by worker threads, when there are cores for them. */
 const THREAD_MIN_BYTES = 32 << 20
-const THREAD_MAX_BYTES = 512 << 20
+
+/**
+ * Bytes the exact pairs' lists may hold, all threads together, before they spill to a temporary
+ * file, and the keys that wait before they are sorted into the lists (8 bytes each), all threads
+ * together (docs/stats.md, "Exact at any size"; ADR 0015). With each thread's heap and the
+ * batches, the pass stays under 512 MiB above idle at any size (bench/results.md).
+ * RAD_STATS_BUDGET=bytes and RAD_STATS_PENDING=keys set them (tests spill the small fixtures so).
+ */
+const LIST_BUDGET = 64 << 20
+const PENDING_KEYS = 2 << 20
+
+/** What the pass may use beside the file: the folder of its spill file (`--tmp DIR`). */
+export interface PassOptions {
+  tmp?: string | undefined
+}
+
+/** The spill file's folder, the lists' budget and the keys waiting, all threads together. */
+export interface PassMemory {
+  folder: string
+  budget: number
+  pendingKeys: number
+}
+
+function fromEnv(name: string, fallback: number): number {
+  const asked = Number(process.env[name])
+  return Number.isFinite(asked) && asked > 0 ? asked : fallback
+}
+
+function passMemory(opts: PassOptions): PassMemory {
+  return {
+    folder: spillFolder(opts.tmp),
+    budget: fromEnv('RAD_STATS_BUDGET', LIST_BUDGET),
+    pendingKeys: fromEnv('RAD_STATS_PENDING', PENDING_KEYS),
+  }
+}
 
 /**
  * Worker threads for the counting (statsThreads.ts): one a core, for plain chunks of files of
  * THREAD_MIN_BYTES…THREAD_MAX_BYTES. RAD_STATS_THREADS=N asks for N threads whatever the size
  * (0: counted on the main thread), for benchmarks.
  */
-async function startThreads(source: ByteSource, prelude: Prelude): Promise<StatsThreads | undefined> {
+async function startThreads(
+  source: ByteSource,
+  prelude: Prelude,
+  memory: PassMemory,
+): Promise<StatsThreads | undefined> {
   const asked = process.env.RAD_STATS_THREADS
   const count = asked === undefined ? availableParallelism() : Number(asked)
-  const sized = asked !== undefined || (source.size >= THREAD_MIN_BYTES && source.size <= THREAD_MAX_BYTES)
+  const sized = asked !== undefined || source.size >= THREAD_MIN_BYTES
   if (!(count >= 1) || prelude.codec !== 'none' || !sized) return undefined
   const head = await source.read(0, prelude.firstChunkOffset)
-  return new StatsThreads(head, source.size, Math.floor(count))
+  return new StatsThreads(head, source.size, Math.floor(count), memory)
 }
 
 /** The workers' states into `acc`, each dropped once merged (the partitions' lists are taken, not copied). */
@@ -106,19 +140,27 @@ function mergeInto(acc: ReturnType<typeof createStatsAccumulator>, states: Stats
  * The statistics pass: every chunk checked and counted (on worker threads for mid-sized files).
  * `rad index` runs it too, and builds the sidecar's index from its scan (indexCommand.ts).
  */
-export async function firstPass(source: ByteSource, prelude: Prelude, sem: Semantics) {
-  const threads = await startThreads(source, prelude)
-  const acc = createStatsAccumulator(prelude, sem)
-  const scan = await scanChunks(source, prelude, {
-    check: makeCheckPlan(prelude, sem),
-    onChunk: (bytes, offset, chunk, convention) => {
-      if (threads) return threads.add(bytes, offset, chunk, convention)
-      acc.addChunk(decodeChunk(bytes, offset, chunk, prelude, convention))
-      return false
-    },
-  })
-  if (threads) mergeInto(acc, await threads.finish())
-  return { state: acc.exportState('figures'), scan }
+export async function firstPass(source: ByteSource, prelude: Prelude, sem: Semantics, opts: PassOptions = {}) {
+  const memory = passMemory(opts)
+  const threads = await startThreads(source, prelude, memory)
+  const store = new SpillFile(memory.folder)
+  try {
+    // The main thread counts only when there are no threads; with them it merges their figures.
+    const own = { spill: { store, budget: memory.budget }, pendingKeys: memory.pendingKeys }
+    const acc = createStatsAccumulator(prelude, sem, threads ? {} : own)
+    const scan = await scanChunks(source, prelude, {
+      check: makeCheckPlan(prelude, sem),
+      onChunk: (bytes, offset, chunk, convention) => {
+        if (threads) return threads.add(bytes, offset, chunk, convention)
+        acc.addChunk(decodeChunk(bytes, offset, chunk, prelude, convention))
+        return false
+      },
+    })
+    if (threads) mergeInto(acc, await threads.finish())
+    return { state: acc.exportState('figures'), scan }
+  } finally {
+    store.close()
+  }
 }
 
 /** Runs the pass (records checked on the way); exit codes as validate (exitCodeOf). */
@@ -127,12 +169,13 @@ export async function runStats(
   out: Output,
   format: StatsFormat,
   cellArgs?: CellArgs,
+  passOptions: PassOptions = {},
 ): Promise<number> {
   const { source, prelude } = await openRad(file)
   const sem = inferSemantics(prelude)
   // The annotation files first: a bad one stops the command before the pass.
   const notes = cellArgs ? await readAnnotations(cellArgs, prelude, sem) : undefined
-  const { state, scan } = await firstPass(source, prelude, sem)
+  const { state, scan } = await firstPass(source, prelude, sem, passOptions)
   for (const issue of scan.issues) {
     if (issue.severity === 'error') {
       process.stderr.write(`${reportLine('error', { ...issue, offset: issue.offset ?? 0 })}\n`)

@@ -16,17 +16,12 @@ import { inferSemantics } from '../rad/semantics'
 import { createStatsAccumulator, statsTransferables } from '../rad/stats'
 import type { StatsState } from '../rad/stats'
 import type { NbytesConvention } from '../rad/types'
+import { SpillFailed, SpillFile } from './spillFile'
+import type { PassMemory } from './stats'
 
 const KIND = 'rad-stats-thread'
 const BATCH_BYTES = 4 << 20
 const IN_FLIGHT = 2
-/**
- * Keys waiting before the pairs are sorted and merged, all threads together (96 MB): threads count
- * files ≤ 512 MiB (stats.ts), whose pairs leave room for it, and a 200 MB run is then sorted once
- * with nothing to merge (~0.3 s less CPU on tenx-200m; docs/adr/0009, fourth round).
- */
-const PENDING_KEYS = 12 << 20
-
 interface ThreadData {
   kind: typeof KIND
   prelude: Uint8Array
@@ -34,6 +29,11 @@ interface ThreadData {
   /** This thread's range of the exact pairs' buckets (StatsOptions.bucketOwners). */
   index: number
   count: number
+  /** Its spill file's folder, and its share of the lists' budget (spillFile.ts). */
+  spillFolder: string
+  spillBudget: number
+  /** Keys waiting before the pairs are sorted and merged, all threads together (PassMemory). */
+  pendingKeys: number
 }
 
 /** A batch of whole chunks: chunk i is buffer[starts[i], starts[i + 1]). */
@@ -56,20 +56,24 @@ type ToThread = BatchMessage | RowsMessage | { type: 'end' }
 type FromThread =
   | { type: 'done'; foreign: (Uint32Array | undefined)[]; buffer: ArrayBuffer }
   | { type: 'state'; state: StatsState }
-  | { type: 'error'; message: string }
+  | { type: 'error'; message: string; spill: boolean }
 
 function runThread(data: ThreadData, port: NonNullable<typeof parentPort>): void {
   const prelude = parsePrelude(data.prelude, data.fileSize)
+  const store = new SpillFile(data.spillFolder)
   const acc = createStatsAccumulator(prelude, inferSemantics(prelude), {
     bucketOwners: { count: data.count, index: data.index },
-    pendingKeys: PENDING_KEYS,
+    pendingKeys: data.pendingKeys,
+    spill: { store, budget: data.spillBudget },
   })
   const layout = recordLayout(prelude)
   const scratch = new InPlaceScratch()
   port.on('message', (m: ToThread) => {
     try {
       if (m.type === 'end') {
-        const state = acc.exportState()
+        // Each thread owns its buckets: the figures merge exactly without the pairs' UMIs.
+        const state = acc.exportState(acc.exactPairs ? 'figures' : 'whole')
+        store.close()
         port.postMessage({ type: 'state', state } satisfies FromThread, statsTransferables(state))
         return
       }
@@ -88,7 +92,11 @@ function runThread(data: ThreadData, port: NonNullable<typeof parentPort>): void
       // between collections (external memory) and cost more RSS than the counts.
       port.postMessage({ type: 'done', foreign, buffer: m.buffer } satisfies FromThread, [...buffers, m.buffer])
     } catch (e) {
-      port.postMessage({ type: 'error', message: e instanceof Error ? e.message : String(e) } satisfies FromThread)
+      port.postMessage({
+        type: 'error',
+        message: e instanceof Error ? e.message : String(e),
+        spill: e instanceof SpillFailed,
+      } satisfies FromThread)
     }
   })
 }
@@ -128,9 +136,18 @@ export class StatsThreads {
   private readonly states: StatsState[] = []
   private finished: (() => void) | undefined
 
-  constructor(preludeBytes: Uint8Array, fileSize: number, count: number) {
+  constructor(preludeBytes: Uint8Array, fileSize: number, count: number, memory: PassMemory) {
+    const shared = {
+      kind: KIND,
+      prelude: preludeBytes,
+      fileSize,
+      count,
+      spillFolder: memory.folder,
+      spillBudget: Math.floor(memory.budget / count),
+      pendingKeys: memory.pendingKeys,
+    } as const
     this.threads = Array.from({ length: count }, (_, index) => ({
-      worker: spawn({ kind: KIND, prelude: preludeBytes, fileSize, index, count }),
+      worker: spawn({ ...shared, index }),
       waiting: 0,
     }))
     for (const t of this.threads) {
@@ -144,7 +161,7 @@ export class StatsThreads {
   }
 
   private heard(t: Thread, m: FromThread): void {
-    if (m.type === 'error') this.fail(new Error(m.message))
+    if (m.type === 'error') this.fail(m.spill ? new SpillFailed(m.message) : new Error(m.message))
     else if (m.type === 'state') {
       this.states.push(m.state)
       if (this.states.length === this.threads.length) this.finished?.()

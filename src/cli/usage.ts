@@ -47,7 +47,8 @@ const COMMANDS: Record<string, CommandUsage> = {
     details:
       'The same walk counts the whole-file statistics (rad stats FILE --json, and the knee curve):\n' +
       'the viewer shows them from the sidecar without reading the file.\n' +
-      '  --no-stats              index and check only: no statistics section (a faster walk)\n\n' +
+      '  --no-stats              index and check only: no statistics section (a faster walk)\n' +
+      "  --tmp DIR               where the statistics spill past their memory budget (default the system's)\n\n" +
       'FILE.rdx is replaced through a temporary file, never written through a link.',
   },
   salvage: {
@@ -61,6 +62,8 @@ const COMMANDS: Record<string, CommandUsage> = {
       'whole-file statistics and the knee (docs/stats.md): a summary, the JSON,\n' +
       '                          or a MultiQC-friendly TSV (barcode, reads, distinct UMIs, above-knee flag)',
     details:
+      'Exact at any size: past a memory budget the pairs spill to a temporary file, removed on exit:\n' +
+      "  --tmp DIR               the spill file's folder (default the system's, as bustools -T)\n\n" +
       'cells and genes (docs/cells.md), for files with one barcode and a UMI:\n' +
       '  --t2g FILE              transcript-to-gene map (t2g.tsv; extra columns ignored)\n' +
       '  --gene-names FILE       gene id and name (gene_id_to_name.tsv); a gene without one is labelled by its id\n' +

@@ -3,7 +3,7 @@
  * statsJson of the whole file, key for key; the TSV is MultiQC-friendly; exit
  * codes as validate (exitCodeOf).
  */
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createStatsAccumulator, statsJson } from '../../src/rad/stats'
 import type { StatsJson } from '../../src/rad/stats'
@@ -99,5 +99,41 @@ describe.concurrent('rad stats', () => {
     expect((JSON.parse(r.stdout) as StatsJson).records).toBeLessThan(18949)
     const junk = dir.write('junk.rad', new Uint8Array(10))
     expect((await runCli(['stats', junk])).code).toBe(1)
+  })
+})
+
+describe.concurrent('rad stats past its memory budget: spilled to a file in --tmp DIR, exact', () => {
+  it('the same JSON and TSV on one thread and on three; nothing is left in the folder', async () => {
+    const spillDir = dir.path('spill')
+    mkdirSync(spillDir)
+    for (const format of ['--json', '--tsv']) {
+      const plain = await runCli(['stats', SALMON_V3, format])
+      for (const threads of ['0', '3']) {
+        const env = { RAD_STATS_BUDGET: '4096', RAD_STATS_PENDING: '3000', RAD_STATS_THREADS: threads }
+        const spilled = await runCli(['stats', SALMON_V3, format, '--tmp', spillDir], 30_000, env)
+        expect(spilled.code, spilled.stderr).toBe(0)
+        expect(spilled.stdout).toBe(plain.stdout)
+      }
+    }
+    expect(readdirSync(spillDir)).toEqual([])
+  })
+
+  it('names the folder when it cannot spill there; a run within its budget makes no spill file', async () => {
+    const missing = dir.path('no-such-folder')
+    for (const threads of ['0', '2']) {
+      const env = { RAD_STATS_BUDGET: '4096', RAD_STATS_PENDING: '3000', RAD_STATS_THREADS: threads }
+      const r = await runCli(['stats', SALMON_V3, '--json', '--tmp', missing], 30_000, env)
+      expect(r.code).toBe(1)
+      expect(r.stderr).toMatch(
+        /^cannot spill the statistics to .*no-such-folder \(--tmp DIR chooses the folder\): ENOENT/,
+      )
+    }
+    expect((await runCli(['stats', SALMON_V3, '--json', '--tmp', missing])).code).toBe(0)
+  })
+
+  it('--tmp is refused where nothing spills', async () => {
+    const r = await runCli(['view', SALMON_V3, '--tmp', dir.path('')])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toBe('--tmp applies to stats and index, not view\n')
   })
 })

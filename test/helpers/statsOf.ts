@@ -5,12 +5,12 @@ import { scanChunks } from '../../src/io/scanChunks'
 import { decodeChunk } from '../../src/rad/decodeChunk'
 import { inferSemantics } from '../../src/rad/semantics'
 import { createStatsAccumulator, statsJson } from '../../src/rad/stats'
-import type { StatsJson } from '../../src/rad/stats'
+import type { StatsJson, StatsOptions } from '../../src/rad/stats'
 
-export async function statsJsonOf(bytes: Uint8Array): Promise<StatsJson> {
+export async function statsJsonOf(bytes: Uint8Array, opts?: StatsOptions): Promise<StatsJson> {
   const { source, prelude } = await openRad(new BytesSource(bytes, 'f.rad'))
   const sem = inferSemantics(prelude)
-  const acc = createStatsAccumulator(prelude, sem)
+  const acc = createStatsAccumulator(prelude, sem, opts)
   await scanChunks(source, prelude, {
     onChunk: (chunkBytes, offset, chunk, convention) => {
       acc.addChunk(decodeChunk(chunkBytes, offset, chunk, prelude, convention))

@@ -59,6 +59,7 @@ export class StatsAccumulator {
         pairShift: opts.pairShift ?? 0,
         bucketOwners: opts.bucketOwners ?? { count: 1, index: 0 },
         pendingKeys: opts.pendingKeys,
+        spill: opts.spill,
       },
     )
     this.aln = new AlignmentCounts(sem, prelude.refCount)

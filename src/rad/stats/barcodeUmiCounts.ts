@@ -14,6 +14,7 @@ import { CountTable, hash2, hash4, hashWords } from './countTable'
 import { newHll } from './hll'
 import { copyWords } from './keys'
 import { PairPartitions, anyPairsLeftOut, forEachPartitionPair, partitionBarcodes } from './pairPartitions'
+import type { SpillOptions } from './spilledRuns'
 import type { PartitionState, StateExport, StatsState } from './types'
 
 const PAIR_SEED = 0x1b873593
@@ -30,6 +31,7 @@ export interface BarcodeUmiOptions {
   pairShift: number
   bucketOwners: { count: number; index: number }
   pendingKeys: number | undefined
+  spill: SpillOptions | undefined
 }
 
 export class BarcodeUmiCounts {
@@ -62,7 +64,8 @@ export class BarcodeUmiCounts {
     const levels = shape.barcodeTags.length
     this.keyWords = 2 * levels
     this.rowWords = this.keyWords + 2
-    this.maxExactPairs = opts.maxExactPairs
+    // Lists that spill to disk past their budget stay exact at any size.
+    this.maxExactPairs = opts.spill ? Infinity : opts.maxExactPairs
     if (levels > 0) {
       this.barcodes.push(new BarcodeCounter(this.keyWords, opts.maxBarcodes))
       if (levels > 1) for (let l = 0; l < levels; l++) this.barcodes.push(new BarcodeCounter(2, opts.maxBarcodes))
@@ -72,7 +75,7 @@ export class BarcodeUmiCounts {
     this.pairShift = withUmi ? opts.pairShift : 0
     const exact = withUmi && levels === 1 && this.pairShift === 0 && opts.maxExactPairs > 0
     const owners = opts.bucketOwners
-    this.partitions = exact ? new PairPartitions(owners.count, owners.index, opts.pendingKeys) : undefined
+    this.partitions = exact ? new PairPartitions(owners.count, owners.index, opts.pendingKeys, opts.spill) : undefined
     this.barcodesFromPairs = withUmi && levels === 1 && this.pairShift === 0
   }
 

@@ -26,6 +26,8 @@ interface CoreExports {
   bucketUmiCounts(b: number): number
   bucketUmis(b: number): number
   bucketOddPairs(b: number): number
+  barcodesHeld(): number
+  dropBucket(b: number): void
 }
 
 /** The WebAssembly API of Node, workers and pages alike (the core's typings have no DOM). */
@@ -140,6 +142,32 @@ export class PairCountingCore {
       umiCounts: new Uint32Array(buffer, c.bucketUmiCounts(b), nb).slice(),
       umis: withPairs ? this.words(c.bucketUmis(b), c.bucketPairs(b)).slice() : new Uint32Array(0),
     }
+  }
+
+  /**
+   * Views of bucket b's lists in the core's memory, valid until the next call into the core: for
+   * a caller that writes them out at once (a spill, spilledRuns.ts).
+   */
+  bucketViews(b: number): BucketLists {
+    const c = this.core
+    const nb = c.bucketBarcodes(b)
+    const buffer = c.memory.buffer
+    return {
+      barcodes: new Uint32Array(buffer, c.bucketLowBits(b), nb),
+      reads: new Float64Array(buffer, c.bucketReads(b), nb),
+      umiCounts: new Uint32Array(buffer, c.bucketUmiCounts(b), nb),
+      umis: this.words(c.bucketUmis(b), c.bucketPairs(b)),
+    }
+  }
+
+  /** Distinct barcodes in the merged lists. */
+  get barcodesHeld(): number {
+    return this.core.barcodesHeld()
+  }
+
+  /** Empties bucket b's lists (its keys must have been flushed), their memory kept for reuse. */
+  dropBucket(b: number): void {
+    this.core.dropBucket(b)
   }
 
   /** Whether bucket b holds anything: pairs merged or keys waiting. */

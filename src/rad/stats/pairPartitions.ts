@@ -14,8 +14,10 @@
  */
 import { BUCKETS, bucketOf, emptyPartitions, mergeLists, setBucket } from './partitionLists'
 import type { BucketLists } from './partitionLists'
-import { oddPairs, pairsLeftOut, recount } from './partitionFigures'
+import { oddPairs, oddWords, pairsLeftOut, recount } from './partitionFigures'
 import { PairCountingCore } from './pairCountingCore'
+import { SpilledRuns } from './spilledRuns'
+import type { SpillOptions } from './spilledRuns'
 import type { PartitionState, StateExport } from './types'
 
 export { BUCKET_BITS, barcodeOf, emptyPartitions } from './partitionLists'
@@ -40,13 +42,16 @@ export class PairPartitions {
   private readonly owners: number
   /** `pendingKeys` shared between the owners: together they hold as many keys waiting as one. */
   private readonly pendingCap: number
+  /** Lists written to disk past the memory budget (spilledRuns.ts); undefined: never spilled. */
+  private readonly spill: { runs: SpilledRuns; budget: number } | undefined
 
   /**
    * `owners` counters share the buckets, each a contiguous range (docs/adr/0009, fourth round:
    * worker threads that each own a range exchange rows, so no pair is held twice).
    */
-  constructor(owners = 1, self = 0, pendingKeys = PENDING_CAP) {
+  constructor(owners = 1, self = 0, pendingKeys = PENDING_CAP, spill?: SpillOptions) {
     this.owners = owners
+    this.spill = spill ? { runs: new SpilledRuns(spill.store), budget: spill.budget } : undefined
     this.pendingCap = Math.ceil(pendingKeys / owners)
     const ownBuckets = Math.ceil(((self + 1) * BUCKETS) / owners) - Math.ceil((self * BUCKETS) / owners)
     this.core = new PairCountingCore(owners, self, Math.ceil((1.25 * this.pendingCap) / ownBuckets))
@@ -68,19 +73,44 @@ export class PairPartitions {
    */
   addRows(rows: Uint32Array, stride: number, from: number, n: number): number {
     const r = this.core.addRows(rows, stride, from, n)
-    if (this.core.waiting >= this.pendingCap) this.core.flush()
+    if (this.core.waiting >= this.pendingCap) this.flush()
     return r
   }
 
   /** Adds pairs (barcode, UMI) another owner met in this counter's buckets (its takeOutbox). */
   addPairs(pairs: Uint32Array): void {
     this.core.addPairs(pairs)
-    if (this.core.waiting >= this.pendingCap) this.core.flush()
+    if (this.core.waiting >= this.pendingCap) this.flush()
   }
 
-  /** Sorts each bucket's waiting keys and merges them into its lists. */
+  /** Sorts each bucket's waiting keys and merges them into its lists; spills them past the budget. */
   flush(): void {
     this.core.flush()
+    if (this.spill && this.listBytes > this.spill.budget) this.spillLists(this.spill.runs)
+  }
+
+  /** Bytes the merged lists take in the core, with the quarter of room a merge leaves. */
+  private get listBytes(): number {
+    return 1.25 * (4 * this.core.held + 16 * this.core.barcodesHeld)
+  }
+
+  /** Whether lists were spilled to disk (the counter is then exact at any size). */
+  get spilled(): boolean {
+    return this.spill !== undefined && this.spill.runs.spills > 0
+  }
+
+  /** Bytes written to disk by spills. */
+  get spilledBytes(): number {
+    return this.spill?.runs.bytes ?? 0
+  }
+
+  /** Writes every bucket's lists out and empties them (the core's memory is reused, not returned). */
+  private spillLists(runs: SpilledRuns): void {
+    for (let b = 0; b < BUCKETS; b++) {
+      runs.write(b, this.core.bucketViews(b))
+      this.core.dropBucket(b)
+    }
+    runs.spills++
   }
 
   /**
@@ -89,6 +119,7 @@ export class PairPartitions {
    * unless `whole`, except in a bucket a merged-in state shares (merged with them).
    */
   exportState(what: StateExport = 'whole'): PartitionState {
+    if (this.spill && this.spilled) return this.exportSpilled(this.spill.runs, what)
     if (what !== 'partial' || this.core.held < 4 * this.core.waiting) this.core.flush()
     const s = emptyPartitions()
     for (let b = 0; b < BUCKETS; b++) {
@@ -109,6 +140,29 @@ export class PairPartitions {
     return s
   }
 
+  /**
+   * The export of a counter that spilled: each bucket's lists on disk, in the core and merged in,
+   * merged one bucket at a time; the core's lists are dropped as they are read, so the memory is
+   * the figures (16 bytes a barcode) and one bucket's pairs. Pairs are kept only for `whole`. The
+   * counter is spent: it can count no more.
+   */
+  private exportSpilled(runs: SpilledRuns, what: StateExport): PartitionState {
+    if (what === 'partial') throw new Error('internal: a partial report of a counter that spilled')
+    this.core.flush()
+    const s = emptyPartitions()
+    for (let b = 0; b < BUCKETS; b++) {
+      if (pairsLeftOut(this.state, b)) throw new Error(`internal: bucket ${String(b)} merged without its pairs`)
+      const lists = runs.merged(b, [this.core.bucketLists(b, true), bucketOf(this.state, b)])
+      this.core.dropBucket(b)
+      if (!lists) continue
+      setBucket(s, b, what === 'whole' ? lists : { ...lists, umis: new Uint32Array(0) })
+      s.oddCounts[b] = oddWords(lists.umis)
+      setBucket(this.state, b, bucketOf(emptyPartitions(), b))
+    }
+    recount(s)
+    return s
+  }
+
   /** Bucket b's merged-in lists and `lists` as one. */
   private mergeBucket(b: number, lists: BucketLists): BucketLists {
     if (pairsLeftOut(this.state, b)) throw new Error(`internal: bucket ${String(b)} merged without its pairs`)
@@ -124,8 +178,9 @@ export class PairPartitions {
     for (let b = 0; b < BUCKETS; b++) {
       if (other.barcodes[b]!.length === 0) continue
       const mine = s.barcodes[b]!.length > 0
-      // Lists met here or in the core (merged at export) need the other's pairs.
-      if ((mine || this.core.bucketCounted(b)) && (pairsLeftOut(other, b) || pairsLeftOut(s, b))) {
+      // Lists met here, in the core or on disk (merged at export) need the other's pairs.
+      const counted = this.core.bucketCounted(b) || (this.spill?.runs.has(b) ?? false)
+      if ((mine || counted) && (pairsLeftOut(other, b) || pairsLeftOut(s, b))) {
         throw new Error(`internal: bucket ${String(b)} merged without its pairs`)
       }
       if (mine) {

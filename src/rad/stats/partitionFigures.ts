@@ -68,7 +68,11 @@ export function forEachPartitionPair(
 
 /** Bucket b's pairs with an odd number of reads. */
 export function oddPairs(s: PartitionState, b: number): number {
-  const words = s.umis[b]!
+  return oddWords(s.umis[b]!)
+}
+
+/** Pairs (UMI · 2 + parity) with an odd number of reads. */
+export function oddWords(words: Uint32Array): number {
   let odd = 0
   for (let i = 0; i < words.length; i++) odd += words[i]! & 1
   return odd

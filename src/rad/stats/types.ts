@@ -5,6 +5,7 @@
  * and numbers only, so it is structured-clonable and its buffers transferable
  * (workers send it to be merged).
  */
+import type { SpillOptions } from './spilledRuns'
 
 /** `[key, count]`; lists of them are sorted by count descending, ties by key ascending. */
 export type Ranked = [string, number]
@@ -141,6 +142,11 @@ export interface StatsOptions {
    * 32 MB): more wait, fewer merges. Shared by the bucket owners.
    */
   pendingKeys?: number
+  /**
+   * Where the exact pairs' lists go past a memory budget (spilledRuns.ts): with it they are exact
+   * at any size, `maxExactPairs` aside. Without it, past `maxExactPairs` they are sampled.
+   */
+  spill?: SpillOptions
   /** Top list length (20 by the issue). */
   top?: number
   /** For the expect-cells cut-off (alevin-fry `--expect-cells`). */

@@ -19,6 +19,7 @@ import type { StatsOptions } from '../../../src/rad/stats'
 import { SALMON_V2, SALMON_V3 } from '../../helpers/fixtures'
 import { ATAC_READS, atacPiscemRs, bulk, multiBarcodeV2, salmonScRna } from '../../helpers/assays'
 import type { ScRead } from '../../helpers/assays'
+import { MemorySpillStore } from '../../helpers/memorySpill'
 import { radBytes } from '../../helpers/radWriter'
 import { flatRecords, readRad } from '../../helpers/read'
 import type { ReadResult } from '../../helpers/read'
@@ -353,6 +354,26 @@ describe('a collated run of a million chunks', () => {
       chunkBarcodes: new Uint8Array(n).fill(1),
     }
     expect(statsJson(state, r.prelude, r.sem).chunks.records_per_chunk).toMatchObject({ min: 2, max: 2 })
+  })
+})
+
+describe('past the memory budget: spilled, and exact', () => {
+  it('the salmon fixture with a budget of a few KB: the same JSON as in memory, pairs or not in the export', async () => {
+    const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
+    const exact = statsJson(accumulate(r), r.prelude, r.sem)
+    for (const what of ['whole', 'figures'] as const) {
+      const store = new MemorySpillStore()
+      // maxExactPairs would sample the pairs past 3,000 without a spill store.
+      const acc = createStatsAccumulator(r.prelude, r.sem, {
+        spill: { store, budget: 8192 },
+        pendingKeys: 2000,
+        maxExactPairs: 3000,
+      })
+      for (const c of r.chunks) acc.addChunk(c)
+      expect(store.size).toBeGreaterThan(0)
+      expect(statsJson(acc.exportState(what), r.prelude, r.sem)).toEqual(exact)
+    }
+    expect(exact.exact).toBe(true)
   })
 })
 

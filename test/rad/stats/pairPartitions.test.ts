@@ -11,6 +11,7 @@ import {
   partitionFigures,
   withoutPairs,
 } from '../../../src/rad/stats/pairPartitions'
+import { MemorySpillStore } from '../../helpers/memorySpill'
 
 function random(seed: number): () => number {
   let s = seed
@@ -174,5 +175,48 @@ describe('pair partitions', () => {
     check(p, rows)
     const partial = p.exportState('partial')
     expect(partial.pairCount).toBe(p.exportState().pairCount)
+  })
+})
+
+describe('pair partitions past their memory budget (spilled to a store)', () => {
+  it('count exactly whatever the budget, spilled many times', () => {
+    const rows = rowsOf(30_000, 7)
+    for (const budget of [1, 4096, 64 << 10]) {
+      const store = new MemorySpillStore()
+      const p = new PairPartitions(1, 0, 1000, { store, budget })
+      for (let from = 0; from < 30_000; from += 1700) p.addRows(rows, 4, from, Math.min(from + 1700, 30_000))
+      expect(p.spilled).toBe(true)
+      expect(store.appends).toBeGreaterThan(budget === 1 ? 256 : 1)
+      check(p, rows)
+    }
+  })
+
+  it('export the figures without the pairs: the same figures as a counter that never spilled', () => {
+    const rows = rowsOf(30_000, 8)
+    const plain = new PairPartitions()
+    plain.addRows(rows, 4, 0, 30_000)
+    const p = new PairPartitions(1, 0, 2000, { store: new MemorySpillStore(), budget: 2048 })
+    for (let from = 0; from < 30_000; from += 1000) p.addRows(rows, 4, from, from + 1000)
+    const figures = p.exportState('figures')
+    expect(figures.umis.every((u) => u.length === 0)).toBe(true)
+    expect(partitionFigures(figures)).toEqual(partitionFigures(plain.exportState()))
+    expect(partitionBarcodes(figures)).toEqual(partitionBarcodes(plain.exportState()))
+  })
+
+  it('two owners, each spilling its own buckets, merge to one counter`s figures', () => {
+    const rows = rowsOf(20_000, 9)
+    const whole = new PairPartitions()
+    whole.addRows(rows, 4, 0, 20_000)
+    const owners = [0, 1].map((i) => new PairPartitions(2, i, 1000, { store: new MemorySpillStore(), budget: 1024 }))
+    for (let from = 0; from < 20_000; from += 2500) {
+      const o = (from / 2500) % 2
+      owners[o]!.addRows(rows, 4, from, from + 2500)
+      const outbox = owners[o]!.takeOutbox()
+      owners[1 - o]!.addPairs(outbox[1 - o]!)
+    }
+    expect(owners.every((o) => o.spilled)).toBe(true)
+    const sum = new PairPartitions()
+    for (const o of owners) sum.merge(o.exportState('figures'))
+    expect(partitionFigures(sum.exportState('figures'))).toEqual(partitionFigures(whole.exportState()))
   })
 })

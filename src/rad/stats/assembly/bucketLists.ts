@@ -8,7 +8,7 @@
  * and never overtakes what it has still to read, so a block with that room at its front is
  * merged in place; otherwise into a new block a quarter larger than needed.
  */
-import { get, put, table } from './tables'
+import { BUCKETS, get, put, table } from './tables'
 
 const barcodeBlock = table()
 const barcodeCap = table()
@@ -289,4 +289,32 @@ export function bucketUmis(b: i32): usize {
 /** Bucket b's pairs with an odd number of reads. */
 export function bucketOddPairs(b: i32): u32 {
   return get(oddPairs, b)
+}
+
+/** Barcodes in every bucket's lists. */
+export function barcodesHeld(): u32 {
+  let n: u32 = 0
+  for (let b = 0; b < BUCKETS; b++) n += get(barcodeEnd, b) - get(barcodeStart, b)
+  return n
+}
+
+/**
+ * Empties bucket b's lists, their blocks freed for the next merges: the caller copied them out
+ * first (a spill to disk, pairPartitions.ts). An empty bucket is as at the start: no block.
+ */
+export function dropBucket(b: i32): void {
+  pairsHeld -= get(pairEnd, b) - get(pairStart, b)
+  const barcodes = <usize>get(barcodeBlock, b)
+  const pairs = <usize>get(pairBlock, b)
+  if (barcodes) heap.free(barcodes)
+  if (pairs) heap.free(pairs)
+  put(barcodeBlock, b, 0)
+  put(barcodeCap, b, 0)
+  put(barcodeStart, b, 0)
+  put(barcodeEnd, b, 0)
+  put(pairBlock, b, 0)
+  put(pairCap, b, 0)
+  put(pairStart, b, 0)
+  put(pairEnd, b, 0)
+  put(oddPairs, b, 0)
 }

@@ -18,6 +18,7 @@ import { sortKeys } from './radixSort'
 import { BUCKETS, get, put, table } from './tables'
 
 export {
+  barcodesHeld,
   bucketBarcodes,
   bucketLowBits,
   bucketOddPairs,
@@ -25,6 +26,7 @@ export {
   bucketReads,
   bucketUmiCounts,
   bucketUmis,
+  dropBucket,
   held,
 } from './bucketLists'
 

@@ -1,0 +1,102 @@
+/**
+ * The exact pairs' lists spilled to disk when they pass a memory budget (docs/stats.md, "Exact
+ * at any size"; docs/adr/0015): each bucket's lists are written out as they are (sorted) and the
+ * counting core starts that bucket again empty; at the end each bucket's spilled lists and what
+ * the core still holds are merged, one bucket at a time, so the memory of the end is one bucket's
+ * (a 256th of the pairs), not the file's. A bucket's lists are exact however they were split:
+ * mergeLists adds a barcode's reads and a pair's parities.
+ *
+ * The store is synchronous: counters run in worker threads (a temporary file, cli/spillFile.ts)
+ * and page workers (the Origin Private File System's sync access handles).
+ */
+import { BUCKETS, mergeLists } from './partitionLists'
+import type { BucketLists } from './partitionLists'
+
+/** Where spilled lists go: appended, read back by offset. */
+export interface SpillStore {
+  /** Appends the parts, one after another; returns the offset of the first byte. */
+  append(parts: readonly Uint8Array[]): number
+  /** `length` bytes at `offset`, in a new buffer (so typed views of it are aligned). */
+  read(offset: number, length: number): Uint8Array
+  /** Bytes appended so far. */
+  readonly size: number
+}
+
+/** A spill's memory budget and its store (StatsOptions.spill). */
+export interface SpillOptions {
+  store: SpillStore
+  /** Bytes the merged lists may hold before they are spilled. */
+  budget: number
+}
+
+/** One bucket's lists as spilled: reads (f64), then low bits, distinct UMIs (u32 each) and the pairs (u32). */
+interface Segment {
+  offset: number
+  barcodes: number
+  pairs: number
+}
+
+function bytesOf(a: ArrayBufferView): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength)
+}
+
+export class SpilledRuns {
+  private readonly store: SpillStore
+  private readonly segments: Segment[][] = Array.from({ length: BUCKETS }, () => [])
+  /** Spills so far. */
+  spills = 0
+
+  constructor(store: SpillStore) {
+    this.store = store
+  }
+
+  /** Bytes written to the store. */
+  get bytes(): number {
+    return this.store.size
+  }
+
+  /** Whether bucket b has lists on disk. */
+  has(b: number): boolean {
+    return this.segments[b]!.length > 0
+  }
+
+  /** Writes bucket b's lists (views may be of the core's memory: they are written, not kept). */
+  write(b: number, lists: BucketLists): void {
+    const n = lists.barcodes.length
+    if (n === 0) return
+    const offset = this.store.append([
+      bytesOf(lists.reads),
+      bytesOf(lists.barcodes),
+      bytesOf(lists.umiCounts),
+      bytesOf(lists.umis),
+    ])
+    this.segments[b]!.push({ offset, barcodes: n, pairs: lists.umis.length })
+  }
+
+  private readSegment(s: Segment): BucketLists {
+    const bytes = this.store.read(s.offset, 16 * s.barcodes + 4 * s.pairs)
+    const buffer = bytes.buffer as ArrayBuffer
+    const at = bytes.byteOffset
+    return {
+      reads: new Float64Array(buffer, at, s.barcodes),
+      barcodes: new Uint32Array(buffer, at + 8 * s.barcodes, s.barcodes),
+      umiCounts: new Uint32Array(buffer, at + 12 * s.barcodes, s.barcodes),
+      umis: new Uint32Array(buffer, at + 16 * s.barcodes, s.pairs),
+    }
+  }
+
+  /**
+   * Bucket b's spilled lists and `more` (lists still in memory) as one, merged two by two, the
+   * smallest first (each pair merged is about the same size: no run is copied once a run).
+   */
+  merged(b: number, more: readonly BucketLists[]): BucketLists | undefined {
+    const queue = [...this.segments[b]!.map((s) => this.readSegment(s)), ...more.filter((l) => l.barcodes.length > 0)]
+    this.segments[b] = []
+    while (queue.length > 1) {
+      queue.sort((x, y) => x.umis.length - y.umis.length)
+      const [x, y] = queue.splice(0, 2) as [BucketLists, BucketLists]
+      queue.push(mergeLists(x, y))
+    }
+    return queue[0]
+  }
+}
