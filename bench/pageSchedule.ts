@@ -18,6 +18,8 @@ import { InPlaceScratch } from '../src/rad/decodeInPlace'
 import { parsePrelude } from '../src/rad/prelude'
 import { inferSemantics } from '../src/rad/semantics'
 import { createStatsAccumulator, statsJson } from '../src/rad/stats'
+import { SpillFile } from '../src/cli/spillFile'
+import { tmpdir } from 'node:os'
 import type { StatsAccumulator } from '../src/rad/stats'
 
 const BATCH = 32 << 20
@@ -32,9 +34,14 @@ function main(path: string, workers: number, drainEvery: number, own: boolean): 
   const layout = recordLayout(prelude)
   const scratch = new InPlaceScratch()
   const pendingKeys = Number(process.env.PENDING_KEYS ?? 0) || undefined
+  // SPILL_BUDGET=bytes (each accumulator's): spill to a temporary file as the page's workers do (ADR 0015).
+  const spillBudget = Number(process.env.SPILL_BUDGET ?? 0)
   const opts = (index: number) => ({
     ...(own ? { bucketOwners: { count: workers, index } } : {}),
     ...(pendingKeys ? { pendingKeys } : {}),
+    ...(spillBudget > 0
+      ? { spill: { store: new SpillFile(tmpdir()), budget: spillBudget, partialReports: process.env.PARTIAL !== '0' } }
+      : {}),
   })
   const accs: StatsAccumulator[] = Array.from({ length: workers }, (_, w) =>
     createStatsAccumulator(prelude, sem, opts(w)),

@@ -60,6 +60,14 @@ export async function pageStatsSection(FILE: string, RUNS = 3): Promise<string> 
   const browser = await launch()
   try {
     const page = await harness(browser, `http://127.0.0.1:${String(PORT)}`, FILE)
+    // BENCH_BUDGET (bytes of lists) and BENCH_PENDING (keys waiting): the pass's memory plan (statsPass.ts).
+    await page.evaluate(
+      ([budget, pending]) => {
+        if (budget) Object.assign(window, { radStatsBudget: budget })
+        if (pending) Object.assign(window, { radStatsPending: pending })
+      },
+      [Number(process.env.BENCH_BUDGET ?? 0), Number(process.env.BENCH_PENDING ?? 0)] as const,
+    )
     const raw: number[] = []
     for (let i = 0; i < RUNS; i++) {
       const ms = await page.evaluate(() => (window as unknown as { radBench: Bench }).radBench.rawRead(16 << 20, 4))

@@ -14,7 +14,7 @@ import { statsTransferables } from '../rad/stats'
 import type { NbytesConvention } from '../rad/types'
 import type { WorkerCall } from './decodePool'
 import { lanesOf, passBatches, runLanes } from './lanes'
-import type { ChunkRequest, StatsBatchResult, StatsReport } from '../workers/protocol'
+import type { ChunkRequest, SpillPlan, StatsBatchResult, StatsReport } from '../workers/protocol'
 
 /** Partial results this often: often enough to watch the knee form… */
 export const REPORT_EVERY_MS = 750
@@ -30,6 +30,30 @@ export const REPORT_COST_RATIO = 8
  * (docs/adr/0009, "Seventh round").
  */
 export const STATS_BATCH_BYTES = 16 << 20
+
+/**
+ * The exact pairs' lists the pass may hold, all workers together, before each worker spills its
+ * own to a file of the origin's private file system (ADR 0015), and the keys waiting: with the
+ * read buffers and each worker's heap, the pass stays under 512 MiB above idle at any size.
+ * `globalThis.radStatsBudget` (bytes) and `radStatsPending` (keys), set before the page loads,
+ * change them: the browser tests spill the small fixtures so.
+ */
+export const PAGE_LIST_BUDGET = 96 << 20
+export const PAGE_PENDING_KEYS = 4 << 20
+/** A spill writes ~4 bytes a distinct pair: at most about this share of the file's bytes (10x runs: ~0.14). */
+const SPILL_SHARE_OF_FILE = 0.3
+
+/** Each worker's share of the memory plan (SpillPlan), for a pass over `totalBytes`. */
+export function spillPlanOf(totalBytes: number, workers: number): SpillPlan {
+  const knobs = globalThis as { radStatsBudget?: unknown; radStatsPending?: unknown }
+  const budget = typeof knobs.radStatsBudget === 'number' ? knobs.radStatsBudget : PAGE_LIST_BUDGET
+  const pending = typeof knobs.radStatsPending === 'number' ? knobs.radStatsPending : PAGE_PENDING_KEYS
+  return {
+    budget: Math.floor(budget / workers),
+    pendingKeys: pending,
+    bytes: Math.ceil((SPILL_SHARE_OF_FILE * totalBytes) / workers),
+  }
+}
 
 export interface StatsProgress {
   bytes: number
@@ -85,7 +109,8 @@ export async function runStatsPass(
     return { ...progress }
   }
   const count = calls.length
-  await Promise.all(calls.map((call, index) => call((api) => api.statsBegin(pass, { count, index }))))
+  const plan = spillPlanOf(progress.totalBytes, count)
+  await Promise.all(calls.map((call, index) => call((api) => api.statsBegin(pass, { count, index }, plan))))
   // Rows on their way to their owner: all counted before the final report.
   const handed = new Set<Promise<void>>()
   let lost: Error | undefined
@@ -169,7 +194,10 @@ function reportsOf(calls: readonly WorkerCall[], pass: number) {
       // Transferred on, not copied: a drained state can hold half the file's pairs.
       await head((api) => api.statsMerge(pass, transfer([state], statsTransferables(state))))
     }
-    return head((api) => api.statsReport(pass))
+    const final = await head((api) => api.statsReport(pass))
+    const spilled = await Promise.all(calls.map((call) => call((api) => api.statsSpilled(pass))))
+    const spilledBytes = spilled.reduce((sum, n) => sum + n, 0)
+    return spilledBytes > 0 ? { ...final, spilledBytes } : final
   }
   // On the way: copies of the others' figures (their buckets' pairs stay where they are).
   const partialReport = async (): Promise<StatsReport> => {

@@ -297,4 +297,11 @@ export interface CellsWorkerApi {
 /** What a decode worker exposes: decoding (protocol.ts) and the statistics pass (statsProtocol.ts). */
 export type DecodeWorkerApi = DecodeApi & StatsWorkerApi
 
-export type { BucketOwners, StatsBatchResult, StatsCutoffs, StatsReport, StatsWorkerApi } from './statsProtocol'
+export type {
+  BucketOwners,
+  SpillPlan,
+  StatsBatchResult,
+  StatsCutoffs,
+  StatsReport,
+  StatsWorkerApi,
+} from './statsProtocol'

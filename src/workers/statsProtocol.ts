@@ -31,12 +31,24 @@ export interface BucketOwners {
 /** A statistics report (the JSON and the knee curve): src/rad/stats/section.ts, shared with the sidecar's section. */
 export type { StatsReport }
 
+/**
+ * A worker's share of the pass's memory when its exact pairs may spill to the origin's private
+ * file system (opfsSpill.ts; ADR 0015): its lists' budget and keys waiting, and the room its spill
+ * file may need (asked of the storage quota first: without it, no spill).
+ */
+export interface SpillPlan {
+  budget: number
+  pendingKeys: number
+  bytes: number
+}
+
 export interface StatsWorkerApi {
   /**
    * Starts pass `pass` on this worker: a fresh accumulator (any earlier pass's state is dropped)
-   * appending only the pairs of its `owners` share of the buckets (all of them by default).
+   * appending only the pairs of its `owners` share of the buckets (all of them by default),
+   * spilling its lists to a file past `spill.budget` when the origin's storage has the room.
    */
-  statsBegin(pass: number, owners?: BucketOwners): Promise<void>
+  statsBegin(pass: number, owners?: BucketOwners, spill?: SpillPlan): Promise<void>
   /** Decodes back-to-back chunks with one read and adds them to the accumulator; bad chunks are skipped. */
   statsBatch(pass: number, batch: ChunkRequest[], convention: NbytesConvention): Promise<StatsBatchResult>
   /** Counts pairs of this worker's buckets another worker decoded (its StatsBatchResult.foreign). */
@@ -67,6 +79,8 @@ export interface StatsWorkerApi {
   statsBarcodesAtLeast(pass: number, minCount: number): BarcodeSet
   /** `rad stats FILE --tsv` of this worker's accumulator (barcodeTsv, flagged at the knee), as text. */
   statsTsv(pass: number): string
+  /** Bytes this worker's pass spilled to its file so far (ADR 0015): 0 when it never spilled. */
+  statsSpilled(pass: number): number
   /** Frees this worker's accumulator. */
   statsEnd(pass: number): void
 }

@@ -26,9 +26,14 @@ import type { StatsAccumulator, StatsState } from '../rad/stats'
 import { rankCurveOf } from '../rad/stats/section'
 import type { Semantics } from '../rad/semantics'
 import type { StatsReport } from './protocol'
+import { OpfsSpill } from './opfsSpill'
 
 interface Pass {
   id: number
+  /** The file its lists spill to (removed when the pass ends or drains), if it may spill. */
+  spill: OpfsSpill | undefined
+  /** Bytes spilled by files already removed (a drained accumulator's). */
+  spilledBefore: number
   decoder: Decoder
   sem: Semantics
   acc: StatsAccumulator
@@ -53,12 +58,18 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
     return pass
   }
   return {
-    async statsBegin(id, owners = { count: 1, index: 0 }) {
+    async statsBegin(id, owners = { count: 1, index: 0 }, plan) {
+      void pass?.spill?.remove()
       pass = undefined
-      starting = decoder().then((d) => {
+      starting = decoder().then(async (d) => {
         const sem = inferSemantics(d.prelude)
-        const acc = createStatsAccumulator(d.prelude, sem, { bucketOwners: owners })
-        pass = { id, decoder: d, sem, acc, owners, descending: undefined }
+        const spill = plan ? await OpfsSpill.open(plan.bytes) : undefined
+        const spilling =
+          plan && spill
+            ? { spill: { store: spill, budget: plan.budget, partialReports: true }, pendingKeys: plan.pendingKeys }
+            : {}
+        const acc = createStatsAccumulator(d.prelude, sem, { bucketOwners: owners, ...spilling })
+        pass = { id, spill, spilledBefore: 0, decoder: d, sem, acc, owners, descending: undefined }
         return pass
       })
       await starting
@@ -74,6 +85,8 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
       const p = currentNow(id)
       const state = p.acc.exportState(what)
       p.acc = createStatsAccumulator(p.decoder.prelude, p.sem, { pairShift: state.pairShift, bucketOwners: p.owners })
+      // Drained at the pass's end: what it spilled is in the state now.
+      releaseSpill(p)
       return transfer(state, statsTransferables(state))
     },
     statsExactPairs(id) {
@@ -89,6 +102,8 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
     statsReport(id, others) {
       const p = currentNow(id)
       const report = others ? reportOf(p, sumSoFar(p, others)) : reportOf(p, p.acc)
+      // The final report merged what this worker spilled: its file is no longer read.
+      if (!others) releaseSpill(p)
       return report.curve
         ? transfer(report, [report.curve.rank.buffer, report.curve.count.buffer, report.curve.cumulative.buffer])
         : report
@@ -110,10 +125,23 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
       const knee = statsJson(state, p.decoder.prelude, p.sem).cutoffs?.knee?.minCount ?? null
       return statsTsvText(state, p.sem, knee)
     },
+    statsSpilled(id) {
+      const p = currentNow(id)
+      return p.spilledBefore + (p.spill?.size ?? 0)
+    },
     statsEnd(id) {
-      if (pass?.id === id) pass = undefined
+      if (pass?.id !== id) return
+      void pass.spill?.remove()
+      pass = undefined
     },
   }
+}
+
+/** Removes the pass's spill file once its lists are merged, keeping the count of what it held. */
+function releaseSpill(p: Pass): void {
+  p.spilledBefore += p.spill?.size ?? 0
+  void p.spill?.remove()
+  p.spill = undefined
 }
 
 /** Walks the batch (walkBatch.ts) into the accumulator; bad chunks are listed and skipped. */

@@ -12,7 +12,7 @@
  * and merged into its lists (4 bytes a distinct pair, 16 a barcode). States merged in from other
  * counters stay JavaScript lists (partitionLists.ts), merged with the core's at export.
  */
-import { BUCKETS, bucketOf, emptyPartitions, mergeLists, setBucket } from './partitionLists'
+import { BUCKETS, bucketOf, emptyPartitions, mergeFigures, mergeLists, setBucket } from './partitionLists'
 import type { BucketLists } from './partitionLists'
 import { oddPairs, oddWords, pairsLeftOut, recount } from './partitionFigures'
 import { PairCountingCore } from './pairCountingCore'
@@ -42,6 +42,8 @@ export class PairPartitions {
   private readonly owners: number
   /** `pendingKeys` shared between the owners: together they hold as many keys waiting as one. */
   private readonly pendingCap: number
+  /** Whether a state merged in was a spilled counter's partial report (its pairs are upper bounds). */
+  private approximateIn = false
   /** Lists written to disk past the memory budget (spilledRuns.ts); undefined: never spilled. */
   private readonly spill: { runs: SpilledRuns; budget: number } | undefined
 
@@ -51,7 +53,7 @@ export class PairPartitions {
    */
   constructor(owners = 1, self = 0, pendingKeys = PENDING_CAP, spill?: SpillOptions) {
     this.owners = owners
-    this.spill = spill ? { runs: new SpilledRuns(spill.store), budget: spill.budget } : undefined
+    this.spill = spill ? { runs: new SpilledRuns(spill.store, spill.partialReports), budget: spill.budget } : undefined
     this.pendingCap = Math.ceil(pendingKeys / owners)
     const ownBuckets = Math.ceil(((self + 1) * BUCKETS) / owners) - Math.ceil((self * BUCKETS) / owners)
     this.core = new PairCountingCore(owners, self, Math.ceil((1.25 * this.pendingCap) / ownBuckets))
@@ -119,7 +121,9 @@ export class PairPartitions {
    * unless `whole`, except in a bucket a merged-in state shares (merged with them).
    */
   exportState(what: StateExport = 'whole'): PartitionState {
-    if (this.spill && this.spilled) return this.exportSpilled(this.spill.runs, what)
+    if (this.spill && this.spilled) {
+      return what === 'partial' ? this.exportPartialSpilled(this.spill.runs) : this.exportSpilled(this.spill.runs, what)
+    }
     if (what !== 'partial' || this.core.held < 4 * this.core.waiting) this.core.flush()
     const s = emptyPartitions()
     for (let b = 0; b < BUCKETS; b++) {
@@ -137,6 +141,7 @@ export class PairPartitions {
       }
     }
     recount(s)
+    if (this.approximateIn) s.approximate = true
     return s
   }
 
@@ -144,22 +149,60 @@ export class PairPartitions {
    * The export of a counter that spilled: each bucket's lists on disk, in the core and merged in,
    * merged one bucket at a time; the core's lists are dropped as they are read, so the memory is
    * the figures (16 bytes a barcode) and one bucket's pairs. Pairs are kept only for `whole`. The
-   * counter is spent: it can count no more.
+   * merged lists become the counter's merged-in state: later exports give them again (a `figures`
+   * one takes no more rows in those buckets).
    */
   private exportSpilled(runs: SpilledRuns, what: StateExport): PartitionState {
-    if (what === 'partial') throw new Error('internal: a partial report of a counter that spilled')
     this.core.flush()
     const s = emptyPartitions()
     for (let b = 0; b < BUCKETS; b++) {
-      if (pairsLeftOut(this.state, b)) throw new Error(`internal: bucket ${String(b)} merged without its pairs`)
+      if (pairsLeftOut(this.state, b)) {
+        // Another owner's figures (its buckets, not this one's): taken as they are.
+        if (runs.has(b) || this.core.bucketCounted(b)) {
+          throw new Error(`internal: bucket ${String(b)} merged without its pairs`)
+        }
+        setBucket(s, b, bucketOf(this.state, b))
+        s.oddCounts[b] = this.state.oddCounts[b]!
+        continue
+      }
       const lists = runs.merged(b, [this.core.bucketLists(b, true), bucketOf(this.state, b)])
       this.core.dropBucket(b)
       if (!lists) continue
       setBucket(s, b, what === 'whole' ? lists : { ...lists, umis: new Uint32Array(0) })
       s.oddCounts[b] = oddWords(lists.umis)
-      setBucket(this.state, b, bucketOf(emptyPartitions(), b))
     }
     recount(s)
+    runs.spills = 0
+    this.setState(s)
+    return s
+  }
+
+  /** Takes `s` as the merged-in state (its lists are shared, never written in place). */
+  private setState(s: PartitionState): void {
+    for (let b = 0; b < BUCKETS; b++) {
+      setBucket(this.state, b, bucketOf(s, b))
+      this.state.oddCounts[b] = s.oddCounts[b]!
+    }
+    recount(this.state)
+  }
+
+  /**
+   * A partial report of a counter that spilled: each bucket's barcode figures in the core, on disk
+   * (kept in memory: SpillOptions.partialReports) and merged in, summed; barcodes and reads exact,
+   * pairs and distinct UMIs upper bounds (`approximate`) until the end's merge.
+   */
+  private exportPartialSpilled(runs: SpilledRuns): PartitionState {
+    const s = emptyPartitions()
+    for (let b = 0; b < BUCKETS; b++) {
+      const spilled = runs.spilledFigures(b)
+      if (!spilled) throw new Error('internal: a partial report of spilled lists that were not kept')
+      let lists = mergeFigures(spilled.lists, this.core.bucketLists(b, false))
+      if (this.state.barcodes[b]!.length > 0) lists = mergeFigures(lists, bucketOf(this.state, b))
+      setBucket(s, b, lists)
+      s.oddCounts[b] = spilled.odd + this.core.bucketOddPairs(b) + this.state.oddCounts[b]!
+    }
+    recount(s)
+    s.approximate = true
     return s
   }
 
@@ -175,6 +218,7 @@ export class PairPartitions {
    */
   merge(other: PartitionState): void {
     const s = this.state
+    if (other.approximate) this.approximateIn = true
     for (let b = 0; b < BUCKETS; b++) {
       if (other.barcodes[b]!.length === 0) continue
       const mine = s.barcodes[b]!.length > 0

@@ -103,6 +103,7 @@ export function withoutPairs(s: PartitionState): PartitionState {
     oddCounts: s.oddCounts.slice(),
     pairCount: s.pairCount,
     barcodeCount: s.barcodeCount,
+    ...(s.approximate ? { approximate: true } : {}),
   }
 }
 

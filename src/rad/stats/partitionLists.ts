@@ -197,3 +197,32 @@ function mergeRuns(
   copyWords(l, p, lTo, out, at)
   return at + lTo - p
 }
+
+/**
+ * Two buckets' barcode figures as one, without their pairs (a partial report of a counter that
+ * spilled, spilledRuns.ts): a barcode in both sums its reads and its distinct UMIs, the latter an
+ * upper bound (a UMI met in both is counted twice).
+ */
+export function mergeFigures(a: BucketLists, b: BucketLists): BucketLists {
+  const na = a.barcodes.length
+  const nb = b.barcodes.length
+  const out = listsOf(na + nb, 0)
+  let i = 0
+  let j = 0
+  let k = 0
+  while (i < na || j < nb) {
+    const x = i < na ? a.barcodes[i]! : Infinity
+    const y = j < nb ? b.barcodes[j]! : Infinity
+    out.barcodes[k] = Math.min(x, y)
+    out.reads[k] = (x <= y ? a.reads[i]! : 0) + (y <= x ? b.reads[j]! : 0)
+    out.umiCounts[k++] = (x <= y ? a.umiCounts[i]! : 0) + (y <= x ? b.umiCounts[j]! : 0)
+    if (x <= y) i++
+    if (y <= x) j++
+  }
+  return {
+    ...out,
+    barcodes: out.barcodes.subarray(0, k),
+    reads: out.reads.subarray(0, k),
+    umiCounts: out.umiCounts.subarray(0, k),
+  }
+}

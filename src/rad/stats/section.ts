@@ -22,6 +22,8 @@ export interface StatsReport {
   curve: RankCurve | undefined
   /** Who counted it, when not this page ("rad index 0.1.0"): read from a sidecar's section. */
   writer?: string
+  /** Bytes this page's pass spilled to the browser's private storage to count exactly (ADR 0015); not stored. */
+  spilledBytes?: number
 }
 
 /** The rank curve of reads per barcode, descending, thinned for the plot with the JSON's cut-offs kept exactly. */

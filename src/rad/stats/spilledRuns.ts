@@ -9,8 +9,9 @@
  * The store is synchronous: counters run in worker threads (a temporary file, cli/spillFile.ts)
  * and page workers (the Origin Private File System's sync access handles).
  */
-import { BUCKETS, mergeLists } from './partitionLists'
+import { BUCKETS, mergeFigures, mergeLists } from './partitionLists'
 import type { BucketLists } from './partitionLists'
+import { oddWords } from './partitionFigures'
 
 /** Where spilled lists go: appended, read back by offset. */
 export interface SpillStore {
@@ -27,6 +28,11 @@ export interface SpillOptions {
   store: SpillStore
   /** Bytes the merged lists may hold before they are spilled. */
   budget: number
+  /**
+   * Partial reports will be asked of the counter (the page's pass): the spilled barcodes' figures
+   * are then kept in memory too (16 bytes a barcode), for `partial` exports (spilledFigures).
+   */
+  partialReports?: boolean
 }
 
 /** One bucket's lists as spilled: reads (f64), then low bits, distinct UMIs (u32 each) and the pairs (u32). */
@@ -43,11 +49,24 @@ function bytesOf(a: ArrayBufferView): Uint8Array {
 export class SpilledRuns {
   private readonly store: SpillStore
   private readonly segments: Segment[][] = Array.from({ length: BUCKETS }, () => [])
+  /** Per bucket, the spilled barcodes' figures merged (pairs summed: an upper bound), when kept. */
+  private readonly figures: (BucketLists | undefined)[] | undefined
+  /** Pairs with odd reads in each bucket's spilled lists, summed over spills (for partial reports). */
+  private readonly oddSums = new Float64Array(BUCKETS)
   /** Spills so far. */
   spills = 0
 
-  constructor(store: SpillStore) {
+  constructor(store: SpillStore, keepFigures = false) {
     this.store = store
+    this.figures = keepFigures ? [] : undefined
+  }
+
+  /** Bucket b's spilled barcodes' figures so far (distinct UMIs summed over spills), if kept. */
+  spilledFigures(b: number): { lists: BucketLists; odd: number } | undefined {
+    if (!this.figures) return undefined
+    const none = new Uint32Array(0)
+    const lists = this.figures[b] ?? { barcodes: none, reads: new Float64Array(0), umiCounts: none, umis: none }
+    return { lists, odd: this.oddSums[b]! }
   }
 
   /** Bytes written to the store. */
@@ -71,6 +90,17 @@ export class SpilledRuns {
       bytesOf(lists.umis),
     ])
     this.segments[b]!.push({ offset, barcodes: n, pairs: lists.umis.length })
+    if (this.figures) {
+      const copy = {
+        barcodes: lists.barcodes.slice(),
+        reads: lists.reads.slice(),
+        umiCounts: lists.umiCounts.slice(),
+        umis: new Uint32Array(0),
+      }
+      const kept = this.figures[b]
+      this.figures[b] = kept ? mergeFigures(kept, copy) : copy
+      this.oddSums[b] = this.oddSums[b]! + oddWords(lists.umis)
+    }
   }
 
   private readSegment(s: Segment): BucketLists {
@@ -92,6 +122,8 @@ export class SpilledRuns {
   merged(b: number, more: readonly BucketLists[]): BucketLists | undefined {
     const queue = [...this.segments[b]!.map((s) => this.readSegment(s)), ...more.filter((l) => l.barcodes.length > 0)]
     this.segments[b] = []
+    if (this.figures) this.figures[b] = undefined
+    this.oddSums[b] = 0
     while (queue.length > 1) {
       queue.sort((x, y) => x.umis.length - y.umis.length)
       const [x, y] = queue.splice(0, 2) as [BucketLists, BucketLists]

@@ -198,6 +198,11 @@ export interface PartitionState {
   oddCounts: Float64Array
   pairCount: number
   barcodeCount: number
+  /**
+   * A partial report of a counter that spilled (spilledRuns.ts): barcodes and reads exact, but
+   * pairs, distinct UMIs and Good–Toulmin summed over the spilled parts (upper bounds until the end).
+   */
+  approximate?: boolean
 }
 
 /** An accumulator's state: typed arrays and numbers only. */

@@ -64,7 +64,10 @@ export function umiStats(state: StatsState): UmiStats {
   }
 }
 
-/** Counted exactly (pairPartitions.ts): no sampling, no error. */
+/**
+ * Counted exactly (pairPartitions.ts): no sampling, no error; but a partial report of a counter
+ * that spilled sums its pairs over the spilled parts (`approximate`: upper bounds, not exact).
+ */
 function exactUmiStats(state: StatsState, s: PartitionState): UmiStats {
   const f = figuresOf(s)
   const distinct = s.pairCount
@@ -74,7 +77,7 @@ function exactUmiStats(state: StatsState, s: PartitionState): UmiStats {
     duplication_rate: distinct > 0 ? state.records / distinct : 0,
     sequencing_saturation: state.records > 0 ? 1 - distinct / state.records : 0,
     good_toulmin_2x: f.goodToulmin,
-    exact: true,
+    exact: s.approximate !== true,
     sampling_rate: 1,
     relative_error: 0,
   }

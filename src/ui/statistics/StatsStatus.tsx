@@ -1,7 +1,7 @@
 /** The statistics pass's status line (docs/stats.md): offered, running, done, or read from a sidecar. */
 import type { ReactNode } from 'react'
 import type { StatsProgress, StatsView } from '../../session'
-import { fmtCounted, fmtDuration, fmtPercent } from '../format'
+import { fmtBytes, fmtCounted, fmtDuration, fmtPercent } from '../format'
 
 export function StatsStatus({
   view,
@@ -57,6 +57,7 @@ export function StatsStatus({
       {view.restored ? ' on an earlier visit' : ''}
       {p ? ` in ${fmtDuration(p.elapsedMs / 1000)}` : ''}
       {p && p.skippedChunks > 0 ? `; ${fmtCounted(p.skippedChunks, 'damaged chunk')} left out` : ''}.
+      <Spilled bytes={view.restored ? undefined : view.report?.spilledBytes} />
     </span>
   )
 }
@@ -129,6 +130,17 @@ function FromSidecar({ view, onRestart }: { view: StatsView; onRestart: () => vo
       >
         Count here
       </button>
+    </span>
+  )
+}
+
+/** A pass that counted exactly in parts (ADR 0015): how much it wrote to the browser's private storage. */
+function Spilled({ bytes }: { bytes: number | undefined }) {
+  if (!bytes) return null
+  return (
+    <span data-testid="stats-spilled" data-value={bytes}>
+      {' '}
+      Counted exactly in parts: {fmtBytes(bytes)} written to this browser&apos;s private storage, then removed.
     </span>
   )
 }
