@@ -49,10 +49,19 @@ export function optional(check: ShapeCheck): ShapeCheck {
   return (v, path) => (v === undefined ? undefined : check(v, path))
 }
 
-/** A list whose every item passes `item`. */
-export function listOf(item: ShapeCheck): ShapeCheck {
+/** What a writer never writes: more entries than it would (a crafted section, made to freeze the page). */
+function tooMany(path: string, n: number, max: number): string {
+  return `${named(path)} has ${n.toLocaleString('en-US')} entries, more than the ${max.toLocaleString('en-US')} a writer writes`
+}
+
+/**
+ * A list whose every item passes `item`, and of at most `max` items (what the writer writes:
+ * checked first, so a list of a million is refused without a look at its items).
+ */
+export function listOf(item: ShapeCheck, max = Infinity): ShapeCheck {
   return (v, path) => {
     if (!Array.isArray(v)) return expected(path, 'a list', v)
+    if (v.length > max) return tooMany(path, v.length, max)
     for (const [i, x] of v.entries()) {
       const problem = item(x, `${path}[${String(i)}]`)
       if (problem !== undefined) return problem
@@ -77,11 +86,13 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
-/** An object whose every value passes `value` (a map from names to counts). */
-export function recordOf(value: ShapeCheck): ShapeCheck {
+/** An object whose every value passes `value` (a map from names to counts), of at most `max` names. */
+export function recordOf(value: ShapeCheck, max = Infinity): ShapeCheck {
   return (v, path) => {
     if (!isObject(v)) return expected(path, 'an object', v)
-    for (const [key, x] of Object.entries(v)) {
+    const entries = Object.entries(v)
+    if (entries.length > max) return tooMany(path, entries.length, max)
+    for (const [key, x] of entries) {
       const problem = value(x, `${path}.${key}`)
       if (problem !== undefined) return problem
     }

@@ -33,21 +33,34 @@ export const STATS_BATCH_BYTES = 16 << 20
 
 /**
  * The exact pairs' lists the pass may hold, all workers together, before each worker spills its
- * own to a file of the origin's private file system (ADR 0015), and the keys waiting: with the
- * read buffers and each worker's heap, the pass stays under 512 MiB above idle at any size.
- * `globalThis.radStatsBudget` (bytes) and `radStatsPending` (keys), set before the page loads,
- * change them: the browser tests spill the small fixtures so.
+ * own to a file of the origin's private file system (ADR 0015), and the keys waiting. A spill costs
+ * the page ~40 % of its speed (each worker merges what it wrote at the end), so a file whose lists
+ * fit (a 1 GiB 10x run's take ~200 MB) never spills; a larger one gets the small budget that keeps
+ * the pass near 512 MiB above idle at any size. `globalThis.radStatsBudget` (bytes) and
+ * `radStatsPending` (keys), set before the page loads, change them: the browser tests spill the
+ * small fixtures so.
  */
-export const PAGE_LIST_BUDGET = 96 << 20
-export const PAGE_PENDING_KEYS = 4 << 20
+export const PAGE_LIST_BUDGET = { upTo: 3 << 29, fits: 256 << 20, larger: 64 << 20 } as const
+export const PAGE_PENDING_KEYS = { fits: 4 << 20, larger: 2 << 20 } as const
 /** A spill writes ~4 bytes a distinct pair: at most about this share of the file's bytes (10x runs: ~0.14). */
 const SPILL_SHARE_OF_FILE = 0.3
 
 /** Each worker's share of the memory plan (SpillPlan), for a pass over `totalBytes`. */
 export function spillPlanOf(totalBytes: number, workers: number): SpillPlan {
   const knobs = globalThis as { radStatsBudget?: unknown; radStatsPending?: unknown }
-  const budget = typeof knobs.radStatsBudget === 'number' ? knobs.radStatsBudget : PAGE_LIST_BUDGET
-  const pending = typeof knobs.radStatsPending === 'number' ? knobs.radStatsPending : PAGE_PENDING_KEYS
+  const fits = totalBytes <= PAGE_LIST_BUDGET.upTo
+  const budget =
+    typeof knobs.radStatsBudget === 'number'
+      ? knobs.radStatsBudget
+      : fits
+        ? PAGE_LIST_BUDGET.fits
+        : PAGE_LIST_BUDGET.larger
+  const pending =
+    typeof knobs.radStatsPending === 'number'
+      ? knobs.radStatsPending
+      : fits
+        ? PAGE_PENDING_KEYS.fits
+        : PAGE_PENDING_KEYS.larger
   return {
     budget: Math.floor(budget / workers),
     pendingKeys: pending,
@@ -189,6 +202,8 @@ function reportsOf(calls: readonly WorkerCall[], pass: number) {
     // UMIs (half the file's pairs, ~4 bytes each): their figures merge into worker 0's exactly.
     const exact = await Promise.all(calls.map((call) => call((api) => api.statsExactPairs(pass))))
     const what = exact.every(Boolean) ? 'figures' : 'whole'
+    // What each worker spilled is merged by all of them at once (ADR 0015).
+    await Promise.all(calls.map((call) => call((api) => api.statsSettle(pass, what))))
     for (const call of calls.slice(1)) {
       const state = await call((api) => api.statsDrain(pass, what))
       // Transferred on, not copied: a drained state can hold half the file's pairs.

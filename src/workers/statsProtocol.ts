@@ -59,6 +59,11 @@ export interface StatsWorkerApi {
    * counting exactly, of other buckets.
    */
   statsDrain(pass: number, what?: 'whole' | 'figures'): StatsState
+  /**
+   * At the pass's end (its rows all added): merges what this worker spilled into its state and
+   * removes its file, so every worker merges at once, not one after another at its drain.
+   */
+  statsSettle(pass: number, what: 'whole' | 'figures'): void
   /** Whether this worker counts the pairs exactly (its pass's rows all added). */
   statsExactPairs(pass: number): boolean
   /**

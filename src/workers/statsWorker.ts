@@ -89,6 +89,11 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
       releaseSpill(p)
       return transfer(state, statsTransferables(state))
     },
+    statsSettle(id, what) {
+      const p = currentNow(id)
+      p.acc.settle(what)
+      releaseSpill(p)
+    },
     statsExactPairs(id) {
       return currentNow(id).acc.exactPairs
     },

@@ -127,3 +127,41 @@ function sinkless(): Parameters<typeof openWithKnownIndex>[2] {
     progress: () => undefined,
   }
 }
+
+describe('a statistics section longer than any writer writes (made to freeze the page)', () => {
+  it('a top list of a million entries is refused at once, naming the list and the limit; so are a long curve, histogram and notes', async () => {
+    const known = await scanWithStats(new BytesSource(v3, 'map.rad'))
+    const good = known.stats as { json: Record<string, unknown>; curve: Record<string, number[]> }
+    const million = Array.from({ length: 1_000_000 }, (_, i) => ['ACGT', i] as [string, number])
+    const barcodes = good.json.barcodes as Record<string, unknown>
+    const topped = { ...good, json: { ...good.json, barcodes: { ...barcodes, top: million } } }
+    expect(statsProblem(topped)).toBe('json.barcodes.top has 1,000,000 entries, more than the 20 a writer writes')
+    const long = Array.from({ length: 100_000 }, (_, i) => i + 1)
+    const curve = { ...good.curve, rank: long, count: long, cumulative: long }
+    expect(statsProblem({ ...good, curve })).toBe(
+      'its knee curve is not one thinned for the plot (at most 2004 points)',
+    )
+    const rows = Array.from({ length: 70_000 }, (_, i) => [i, 1])
+    expect(statsProblem({ ...good, json: { ...good.json, alignments_per_record: rows } })).toBe(
+      'json.alignments_per_record has 70,000 entries, more than the 65,536 a writer writes',
+    )
+    const notes = Array.from({ length: 100 }, () => 'x')
+    expect(statsProblem({ ...good, json: { ...good.json, notes } })).toMatch(/^json\.notes has 100 entries/)
+    // What rad index writes passes.
+    expect(statsProblem(good)).toBeUndefined()
+  })
+
+  it('installing such a sidecar drops the statistics with the sentence and keeps the index', async () => {
+    const known = await scanWithStats(new BytesSource(v3, 'map.rad'))
+    const good = known.stats as { json: Record<string, unknown> }
+    const barcodes = good.json.barcodes as Record<string, unknown>
+    const million = Array.from({ length: 1_000_000 }, (_, i) => ['ACGT', i] as [string, number])
+    const stats = { ...good, json: { ...good.json, barcodes: { ...barcodes, top: million } } }
+    const crafted = decodeSidecar(encodeSidecar({ ...known, stats }))
+    const summary = await openWithKnownIndex(new BytesSource(v3, 'map.rad'), crafted, sinkless())
+    expect(summary.stats).toBeUndefined()
+    expect(summary.dropped?.[0]?.section).toBe('statistics')
+    expect(summary.dropped?.[0]?.why).toBe('json.barcodes.top has 1,000,000 entries, more than the 20 a writer writes')
+    expect(summary.chunks).toBe(known.index.count)
+  })
+})

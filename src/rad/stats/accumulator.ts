@@ -81,6 +81,11 @@ export class StatsAccumulator {
     return this.keys.takeForeignRows()
   }
 
+  /** At the pass's end: merges what the exact pairs spilled (ADR 0015), so the exports that follow are copies. */
+  settle(what: 'figures' | 'whole'): void {
+    this.keys.settle(what)
+  }
+
   /** Whether the pairs are counted exactly so far: its `figures` state then merges into another that does. */
   get exactPairs(): boolean {
     return this.keys.exactPairs

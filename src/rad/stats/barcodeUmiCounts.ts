@@ -310,6 +310,11 @@ export class BarcodeUmiCounts {
     }
   }
 
+  /** Merges the spilled exact pairs now (PairPartitions.settle). */
+  settle(what: 'figures' | 'whole'): void {
+    this.partitions?.settle(what)
+  }
+
   /** Whether the pairs are counted exactly so far (in the partitions, not sampled in tables). */
   get exactPairs(): boolean {
     return this.partitions !== undefined

@@ -5,9 +5,17 @@
  */
 import { bool, listOf, nullable, num, optional, recordOf, shape, str, tuple } from '../jsonShape'
 import type { ShapeCheck } from '../jsonShape'
+import { DEFAULT_TOP } from './accumulator'
 
-const ranked = listOf(tuple(str, num))
-const histogram = listOf(tuple(num, num))
+/**
+ * The most entries a writer puts in each list (rad index and the page write DEFAULT_TOP top
+ * entries; a histogram has a row a distinct value, and fragment lengths are u16): a longer list
+ * is refused before its items are looked at, and the panel never receives it (issue 40).
+ */
+export const SECTION_LIMITS = { top: DEFAULT_TOP, histogram: 1 << 16, notes: 64, levels: 16, names: 256 } as const
+
+const ranked = listOf(tuple(str, num), SECTION_LIMITS.top)
+const histogram = listOf(tuple(num, num), SECTION_LIMITS.histogram)
 const meanMedian = shape({ mean: num, median: num })
 
 const barcodeStats = shape({
@@ -28,8 +36,11 @@ const statsJson: ShapeCheck = shape({
   records: num,
   alignments: num,
   alignments_per_record: histogram,
-  orientation: nullable(recordOf(num)),
-  barcodes: nullable((v, path) => barcodeStats(v, path) ?? shape({ levels: optional(listOf(barcodeStats)) })(v, path)),
+  orientation: nullable(recordOf(num, SECTION_LIMITS.names)),
+  barcodes: nullable(
+    (v, path) =>
+      barcodeStats(v, path) ?? shape({ levels: optional(listOf(barcodeStats, SECTION_LIMITS.levels)) })(v, path),
+  ),
   umis: nullable(
     shape({
       distinct_pairs: num,
@@ -56,7 +67,7 @@ const statsJson: ShapeCheck = shape({
   mapping_type: optional(histogram),
   fragment_length: optional(histogram),
   fragment_length_unavailable: optional(num),
-  orientation_by_type: optional(recordOf(recordOf(num))),
+  orientation_by_type: optional(recordOf(recordOf(num, SECTION_LIMITS.names), SECTION_LIMITS.names)),
   chunks: shape({
     count: num,
     records_per_chunk: shape({ mean: num, median: num, min: num, max: num }),
@@ -64,7 +75,7 @@ const statsJson: ShapeCheck = shape({
     records_per_cell: optional(meanMedian),
   }),
   exact: bool,
-  notes: listOf(str),
+  notes: listOf(str, SECTION_LIMITS.notes),
 })
 
 /** Undefined when `value` has every field of a StatsJson with its type, else the first one that does not (named from `path`). */

@@ -177,6 +177,15 @@ export class PairPartitions {
     return s
   }
 
+  /**
+   * Merges what a counter that spilled wrote, bucket by bucket, into its state now (the end of a
+   * pass; several counters settle side by side): a later export is then a copy. `figures` leaves
+   * the pairs' UMIs out, as its export would.
+   */
+  settle(what: 'figures' | 'whole'): void {
+    if (this.spill && this.spilled) this.exportSpilled(this.spill.runs, what)
+  }
+
   /** Takes `s` as the merged-in state (its lists are shared, never written in place). */
   private setState(s: PartitionState): void {
     for (let b = 0; b < BUCKETS; b++) {

@@ -56,16 +56,20 @@ export function statsToJson(report: StatsReport, writer?: string): unknown {
   }
 }
 
-function numbers(value: unknown): Float64Array | undefined {
-  return Array.isArray(value) && value.every((v) => typeof v === 'number') ? Float64Array.from(value) : undefined
+/** A list of numbers of at most `max` (its length looked at first), as a typed array. */
+function numbers(value: unknown, max: number): Float64Array | undefined {
+  if (!Array.isArray(value) || value.length > max) return undefined
+  return value.every((v) => typeof v === 'number') ? Float64Array.from(value) : undefined
 }
 
 function curveOf(value: unknown): RankCurve | undefined {
   if (typeof value !== 'object' || value === null) return undefined
   const c = value as Record<string, unknown>
-  const rank = numbers(c.rank)
-  const count = numbers(c.count)
-  const cumulative = numbers(c.cumulative)
+  // logDownsample's points, the last rank and three cut-offs at most: a longer curve was not thinned.
+  const max = RANK_CURVE_POINTS + 4
+  const rank = numbers(c.rank, max)
+  const count = numbers(c.count, max)
+  const cumulative = numbers(c.cumulative, max)
   if (!rank || !count || !cumulative || typeof c.barcodes !== 'number' || typeof c.total !== 'number') return undefined
   if (count.length !== rank.length || cumulative.length !== rank.length) return undefined
   return { rank, count, cumulative, barcodes: c.barcodes, total: c.total }
@@ -81,7 +85,9 @@ export function statsProblem(value: unknown): string | undefined {
   const v = value as Record<string, unknown>
   const problem = statsJsonProblem(v.json, 'json')
   if (problem !== undefined) return problem
-  if (v.curve !== undefined && v.curve !== null && !curveOf(v.curve)) return 'its knee curve is not one'
+  if (v.curve !== undefined && v.curve !== null && !curveOf(v.curve)) {
+    return `its knee curve is not one thinned for the plot (at most ${String(RANK_CURVE_POINTS + 4)} points)`
+  }
   if (v.writer !== undefined && typeof v.writer !== 'string') return 'writer is not a string'
   return undefined
 }

@@ -204,50 +204,61 @@ function StatsDetails(props: StatsPanelProps & { json: StatsJson }) {
       {props.actionsInside && props.actions}
       <div className="stats-grid">
         {curve && curve.rank.length > 1 && <KneeFigure {...props} curve={curve} json={json} />}
-        {json.alignments_per_record.length > 0 && (
-          <figure className="stats-figure">
-            <figcaption>Alignments per record</figcaption>
-            <HistogramPlot
-              rows={json.alignments_per_record}
-              xLabel="Alignments"
-              yLabel="Records"
-              label="Histogram of alignments per record"
-            />
-          </figure>
-        )}
-        {json.orientation && <Orientation counts={json.orientation} />}
-        {json.references && json.references.top.all.length > 0 && (
-          <figure className="stats-figure">
-            <figcaption>
-              Alignments per reference (top {json.references.top.all.length} of{' '}
-              {fmtCount(json.references.with_alignments)} with alignments)
-            </figcaption>
-            <RankedBars
-              rows={json.references.top.all}
-              total={json.alignments}
-              onPick={props.onPickReference}
-              pickTitle={(name) => `Show the first record aligned to ${name}`}
-              testId="stats-top-references"
-              label="References with the most alignments"
-            />
-          </figure>
-        )}
-        {json.barcodes && json.barcodes.top.length > 0 && (
-          <figure className="stats-figure">
-            <figcaption>Barcodes with the most records</figcaption>
-            <RankedBars
-              rows={json.barcodes.top}
-              total={json.records}
-              onPick={props.onPickBarcode}
-              pickTitle={(seq) => `Show the first record of barcode ${seq}`}
-              mono
-              testId="stats-top-barcodes"
-              label="Barcodes with the most records"
-            />
-          </figure>
-        )}
+        {/* The knee figure stays mounted (it tells the export its cut-off); the rest is drawn when shown. */}
+        {open && <ShownDetails {...props} json={json} />}
       </div>
     </details>
+  )
+}
+
+/** The histograms and top lists, drawn only while the disclosure is open. */
+function ShownDetails(props: StatsPanelProps & { json: StatsJson }) {
+  const { json } = props
+  return (
+    <>
+      {json.alignments_per_record.length > 0 && (
+        <figure className="stats-figure">
+          <figcaption>Alignments per record</figcaption>
+          <HistogramPlot
+            rows={json.alignments_per_record}
+            xLabel="Alignments"
+            yLabel="Records"
+            label="Histogram of alignments per record"
+          />
+        </figure>
+      )}
+      {json.orientation && <Orientation counts={json.orientation} />}
+      {json.references && json.references.top.all.length > 0 && (
+        <figure className="stats-figure">
+          <figcaption>
+            Alignments per reference (top {json.references.top.all.length} of{' '}
+            {fmtCount(json.references.with_alignments)} with alignments)
+          </figcaption>
+          <RankedBars
+            rows={json.references.top.all}
+            total={json.alignments}
+            onPick={props.onPickReference}
+            pickTitle={(name) => `Show the first record aligned to ${name}`}
+            testId="stats-top-references"
+            label="References with the most alignments"
+          />
+        </figure>
+      )}
+      {json.barcodes && json.barcodes.top.length > 0 && (
+        <figure className="stats-figure">
+          <figcaption>Barcodes with the most records</figcaption>
+          <RankedBars
+            rows={json.barcodes.top}
+            total={json.records}
+            onPick={props.onPickBarcode}
+            pickTitle={(seq) => `Show the first record of barcode ${seq}`}
+            mono
+            testId="stats-top-barcodes"
+            label="Barcodes with the most records"
+          />
+        </figure>
+      )}
+    </>
   )
 }
 
