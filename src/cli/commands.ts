@@ -20,6 +20,7 @@ import { scanChunks } from '../io/scanChunks'
 import type { ScanResult } from '../io/scanChunks'
 import { reportLine } from './output'
 import type { Output } from './output'
+import type { RecordSelection } from '../io/selectedRecords'
 
 function tagJson(tag: TagDesc): Record<string, unknown> {
   const out: Record<string, unknown> = { name: tag.name, type: describeType(tag.type), role: tag.role.kind }
@@ -125,19 +126,38 @@ function dumpChunk(cols: ChunkColumns, prelude: Prelude, out: Output, records?: 
   for (let i = 0; i < rs.length; i++) out.write(`${dumpRecordJson(cols, rs[i] ?? 0, prelude)}\n`)
 }
 
+/** The records `view` and `dump` print: a range of chunks (`--chunk N`, `--chunks A-B`) and of records (`--records A-B`). */
+export type PrintRange = Pick<RecordSelection, 'chunks' | 'records'>
+
+/** The chunk-relative numbers of a chunk's records within `records` (global numbers), among `matches` when given. */
+function inRecordRange(
+  n: number,
+  first: number,
+  records: readonly [number, number] | undefined,
+  matches: Uint32Array | undefined,
+): Uint32Array | undefined {
+  if (!records) return matches
+  const from = Math.max(0, records[0] - first)
+  const to = Math.min(n - 1, records[1] - first)
+  const all = matches ?? Uint32Array.from({ length: n }, (_, r) => r)
+  return all.filter((r) => r >= from && r <= to)
+}
+
 /**
- * Decodes chunks in file order and hands each to `emit`, with the indices of
- * the records that match `filter` when one is given; stops at the first error.
+ * Decodes chunks in file order and hands each to `emit`, with the indices of the records that
+ * match `filter` and fall in `range` (undefined: every record); stops at the first error, or
+ * past the range.
  */
 async function eachChunk(
   file: ByteSource,
   out: Output,
-  only: number | undefined,
+  range: PrintRange,
   emit: (cols: ChunkColumns, firstRecord: number, prelude: Prelude, matches: Uint32Array | undefined) => void,
   filter?: RecordFilter,
 ): Promise<number> {
   const { source, prelude } = await openRad(file)
   const compiled = filter ? compileFilter(filter, prelude, inferSemantics(prelude)) : undefined
+  const { chunks, records: wanted } = range
   let records = 0
   const scan = await scanChunks(source, prelude, {
     onChunk: async (bytes, offset, chunk, convention) => {
@@ -145,21 +165,35 @@ async function eachChunk(
       // (docs/integrity.md, "Record numbers"): the records after it keep theirs.
       const first = records
       records += u32le(bytes, 4)
-      if (only !== undefined && chunk < only) return false
+      if (chunks && chunk > chunks[1]) return true
+      if (chunks && chunk < chunks[0]) return false
+      if (wanted && records <= wanted[0]) return false
       const cols = decodeChunk(bytes, offset, chunk, prelude, convention)
-      emit(cols, first, prelude, compiled ? matchRecords(cols, compiled) : undefined)
+      const matches = compiled ? matchRecords(cols, compiled) : undefined
+      emit(cols, first, prelude, inRecordRange(cols.recordCount, first, wanted, matches))
       await out.maybeFlush()
-      return only !== undefined
+      return (chunks !== undefined && chunk >= chunks[1]) || (wanted !== undefined && records > wanted[1])
     },
   })
-  if (only !== undefined && !scan.error && scan.index.count <= only) {
-    throw new RadError(
-      'BAD_VALUE',
-      `there is no chunk ${String(only)}: the file has ${plural(scan.index.count, 'chunk')}`,
-    )
-  }
+  if (!scan.error) beyondTheFile(range, scan.index.count, records)
   await out.flush()
   return reportErrors(scan)
+}
+
+/** A range that starts past the file's end is an error (nothing would print, silently). */
+function beyondTheFile(range: PrintRange, chunks: number, records: number): void {
+  if (range.chunks && range.chunks[0] >= chunks) {
+    throw new RadError(
+      'BAD_VALUE',
+      `there is no chunk ${String(range.chunks[0])}: the file has ${plural(chunks, 'chunk')}`,
+    )
+  }
+  if (range.records && range.records[0] >= records) {
+    throw new RadError(
+      'BAD_VALUE',
+      `there is no record ${String(range.records[0])}: the file has ${plural(records, 'record')}`,
+    )
+  }
 }
 
 /** Prints every error of a scan as `error at byte OFFSET (chunk K): MESSAGE`; 1 if any. */
@@ -171,16 +205,11 @@ export function reportErrors(scan: ScanResult): number {
   return errors.length > 0 ? 1 : 0
 }
 
-export function runDump(
-  file: ByteSource,
-  out: Output,
-  only: number | undefined,
-  filter?: RecordFilter,
-): Promise<number> {
+export function runDump(file: ByteSource, out: Output, range: PrintRange, filter?: RecordFilter): Promise<number> {
   return eachChunk(
     file,
     out,
-    only,
+    range,
     (cols, _first, prelude, matches) => {
       dumpChunk(cols, prelude, out, matches)
     },
@@ -188,13 +217,19 @@ export function runDump(
   )
 }
 
-export async function runView(file: ByteSource, out: Output, header: boolean, filter?: RecordFilter): Promise<number> {
+export async function runView(
+  file: ByteSource,
+  out: Output,
+  header: boolean,
+  range: PrintRange,
+  filter?: RecordFilter,
+): Promise<number> {
   let sem: ReturnType<typeof inferSemantics> | undefined
   let headerDone = false
   return eachChunk(
     file,
     out,
-    undefined,
+    range,
     (cols, first, prelude, matches) => {
       sem ??= inferSemantics(prelude)
       if (header && !headerDone) {

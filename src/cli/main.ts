@@ -2,6 +2,7 @@ import { loadWasmCodecs } from '../io/codecWasm'
 import { RadError } from '../rad/errors'
 import { NodeFileSource } from './nodeFileSource'
 import { runDump, runInfo, runValidate, runView } from './commands'
+import type { PrintRange } from './commands'
 import { runSalvage } from './salvage'
 import { extractFilterFlags } from './filterFlags'
 import type { RecordFilter } from '../rad/recordFilter'
@@ -59,6 +60,8 @@ function exportFlagProblem(command: string, subset: SubsetArgs, output: string |
 
 /** The arguments, the usage asked for (`{ help }`), or what is wrong with them. */
 function parseArgs(all: string[]): Args | { help: string } | string {
+  const twice = flagGivenTwice(all)
+  if (twice !== undefined) return `${twice} is given twice: give it once`
   const flags = extractFilterFlags(all)
   if (typeof flags === 'string') return flags
   const { filter, rest: argv } = flags
@@ -88,6 +91,9 @@ function parseArgs(all: string[]): Args | { help: string } | string {
       if (tmp === undefined || tmp === '' || tmp.startsWith('--')) return '--tmp needs a folder'
     } else if (arg === '-h' || arg === '--help') {
       return { help: commandUsage(positional[0]) }
+    } else if (arg.startsWith('-') && arg !== STANDARD_OUTPUT) {
+      const command = positional[0]
+      return `unknown flag ${arg}${command ? ` (node bin/rad.mjs ${command} --help lists its flags)` : ''}`
     } else {
       positional.push(arg)
     }
@@ -97,9 +103,13 @@ function parseArgs(all: string[]): Args | { help: string } | string {
   const arity = command !== undefined && WRITES_OUT.has(command) && !study ? 3 : 2
   const arityOk = study ? positional.length >= arity : positional.length === arity
   if (command === undefined || file === undefined || !arityOk) return commandUsage(command)
-  if (filter && command !== 'view' && command !== 'dump' && command !== 'subset' && command !== 'export') {
-    return `filters apply to view, dump, subset and export, not ${command}`
+  const selects = command === 'view' || command === 'dump' || command === 'subset' || command === 'export'
+  if (filter && !selects) return `filters apply to view, dump, subset and export, not ${command}`
+  const { chunks, records } = subset.selection
+  if ((chunks || records) && !selects) {
+    return `--chunks and --records apply to view, dump, subset and export, not ${command}`
   }
+  if (chunk !== undefined && chunks) return '--chunk N and --chunks A-B: give one'
   const exportProblem = exportFlagProblem(command, subset, output)
   if (exportProblem !== undefined) return exportProblem
   if (cells && command !== 'stats') return `--t2g and the other cell flags apply to stats, not ${command}`
@@ -110,6 +120,24 @@ function parseArgs(all: string[]): Args | { help: string } | string {
   const files = positional.slice(1)
   const out = study ? undefined : output
   return { command, file, output: out, chunk, header, statsFormat, filter, subset, cells, files, noStats, tmp }
+}
+
+/** A flag (`--name` or `--name=value`, `-H`) given twice, which would silently take the last. */
+function flagGivenTwice(argv: readonly string[]): string | undefined {
+  const seen = new Set<string>()
+  for (const arg of argv) {
+    if (!arg.startsWith('-') || arg === STANDARD_OUTPUT || /^-\d/.test(arg)) continue
+    const name = arg.split('=')[0] ?? arg
+    if (seen.has(name)) return name
+    seen.add(name)
+  }
+  return undefined
+}
+
+/** The records view and dump print: `--chunk N` is `--chunks N-N`. */
+function printRange(args: Args): PrintRange {
+  const { chunks, records } = args.subset.selection
+  return { chunks: args.chunk !== undefined ? [args.chunk, args.chunk] : chunks, records }
 }
 
 /** The file a command writes, if it writes one. */
@@ -130,9 +158,9 @@ async function run(args: Args, out: Output): Promise<number> {
       case 'info':
         return await runInfo(source, out)
       case 'dump':
-        return await runDump(source, out, args.chunk, args.filter)
+        return await runDump(source, out, printRange(args), args.filter)
       case 'view':
-        return await runView(source, out, args.header, args.filter)
+        return await runView(source, out, args.header, printRange(args), args.filter)
       case 'validate':
         return await runValidate(source, out)
       case 'index':

@@ -28,16 +28,21 @@ const WRITES = `OUT is written to a temporary file beside it and renamed into pl
 stopped half-way leaves OUT as it was. OUT may not be IN, nor a link to it. OUT - is standard
 output; a FIFO, a device or a socket is written into, never replaced.`
 
+const RANGES = `  --chunks A-B            only chunks A to B (0-based, inclusive; dump --chunk N is --chunks N-N)
+  --records A-B           only records A to B (their ID, 0-based, inclusive)`
+
 const COMMANDS: Record<string, CommandUsage> = {
   info: { synopsis: 'info FILE', summary: 'one JSON object: header, tag schemas, codec, nbytes convention, totals' },
   dump: {
     synopsis: 'dump FILE [--chunk N]',
     summary: 'JSON Lines, one object per record (raw tag values)',
+    details: RANGES,
     filters: true,
   },
   view: {
     synopsis: 'view FILE [-H]',
     summary: 'one line per alignment, like `alevin-fry view` (-H: reference list first)',
+    details: RANGES,
     filters: true,
   },
   validate: { synopsis: 'validate FILE', summary: 'check every chunk (and every .sz frame’s checksum)' },
