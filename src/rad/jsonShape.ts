@@ -26,8 +26,10 @@ function expected(path: string, what: string, value: unknown): string {
 }
 
 /** A finite number (JSON has no NaN or Infinity, but a crafted section may hold a string). */
-export const num: ShapeCheck = (v, path) =>
-  typeof v === 'number' && Number.isFinite(v) ? undefined : expected(path, 'a number', v)
+export const num: ShapeCheck = (v, path) => {
+  if (typeof v === 'number') return Number.isFinite(v) ? undefined : `${named(path)} is not a finite number`
+  return expected(path, 'a number', v)
+}
 
 export const str: ShapeCheck = (v, path) => (typeof v === 'string' ? undefined : expected(path, 'a string', v))
 

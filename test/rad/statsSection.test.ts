@@ -165,3 +165,19 @@ describe('a statistics section longer than any writer writes (made to freeze the
     expect(summary.chunks).toBe(known.index.count)
   })
 })
+
+describe('statistics with figures no pass can give', () => {
+  it('are refused with the figure and its bounds', async () => {
+    const known = await scanWithStats(new BytesSource(v3, 'map.rad'))
+    const good = known.stats as { json: Record<string, unknown> }
+    const json = good.json as { records: number; barcodes: Record<string, unknown>; umis: Record<string, unknown> }
+    const cases: [Record<string, unknown>, string][] = [
+      [{ barcodes: { ...json.barcodes, distinct: -5 } }, 'json.barcodes.distinct is -5, outside 0–18949'],
+      [{ umis: { ...json.umis, sequencing_saturation: 7 } }, 'json.umis.sequencing_saturation is 7, outside 0–1'],
+      [{ knee: 1e300 }, 'json.knee is 1e+300, outside 0–564'],
+      [{ umis: { ...json.umis, distinct_pairs: 10 ** 6 } }, 'json.umis.distinct_pairs is 1000000, outside 0–18949'],
+    ]
+    for (const [change, why] of cases) expect(statsProblem({ ...good, json: { ...good.json, ...change } })).toBe(why)
+    expect(statsProblem({ ...good, json: { ...good.json, knee: Infinity } })).toBe('json.knee is not a finite number')
+  })
+})

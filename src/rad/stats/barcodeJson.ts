@@ -89,7 +89,8 @@ export function barcodeStats(
   const text = barcodeText(sem, levels)
   const untracked = s.untrackedRecords > 0
   const extra = untracked ? hllEstimate(s.hll) : 0
-  const distinct = t.size + Math.round(extra)
+  // An estimate never exceeds what bounds it: a barcode has at least one record.
+  const distinct = Math.min(records, t.size + Math.round(extra))
   const median = sorted ? medianOfSorted(sorted) : meanMedian(t.counts.slice(0, t.size)).median
   return {
     tag,

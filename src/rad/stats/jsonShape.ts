@@ -6,6 +6,7 @@
 import { bool, listOf, nullable, num, optional, recordOf, shape, str, tuple } from '../jsonShape'
 import type { ShapeCheck } from '../jsonShape'
 import { DEFAULT_TOP } from './accumulator'
+import type { StatsJson } from './types'
 
 /**
  * The most entries a writer puts in each list (rad index and the page write DEFAULT_TOP top
@@ -78,7 +79,36 @@ const statsJson: ShapeCheck = shape({
   notes: listOf(str, SECTION_LIMITS.notes),
 })
 
-/** Undefined when `value` has every field of a StatsJson with its type, else the first one that does not (named from `path`). */
+/**
+ * Undefined when `value` has every field of a StatsJson with its type and every figure within what
+ * bounds it, else the first that does not (named from `path`).
+ */
 export function statsJsonProblem(value: unknown, path = ''): string | undefined {
-  return statsJson(value, path)
+  return statsJson(value, path) ?? rangeProblem(value as StatsJson, path === '' ? '' : `${path}.`)
+}
+
+/**
+ * A figure no pass can give (a crafted or broken section): counts below 0, more distinct barcodes
+ * or pairs than records, a saturation outside 0–1, a knee of more cells than barcodes.
+ */
+function rangeProblem(json: StatsJson, at: string): string | undefined {
+  const checks: [string, number, number, number][] = [
+    ['records', json.records, 0, Infinity],
+    ['alignments', json.alignments, 0, Infinity],
+  ]
+  const { barcodes, umis } = json
+  if (barcodes && typeof barcodes.distinct === 'number') {
+    checks.push(['barcodes.distinct', barcodes.distinct, 0, json.records])
+  }
+  if (umis) {
+    checks.push(['umis.distinct_pairs', umis.distinct_pairs, 0, json.records])
+    checks.push(['umis.sequencing_saturation', umis.sequencing_saturation, 0, 1])
+  }
+  if (json.knee !== null) checks.push(['knee', json.knee, 0, barcodes?.distinct ?? json.records])
+  for (const [name, value, low, high] of checks) {
+    if (value < low || value > high) {
+      return `${at}${name} is ${String(value)}, outside ${String(low)}–${high === Infinity ? '∞' : String(high)}`
+    }
+  }
+  return undefined
 }

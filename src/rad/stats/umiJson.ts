@@ -47,7 +47,8 @@ export function umiStats(state: StatsState): UmiStats {
   if (state.partitions) return exactUmiStats(state, state.partitions)
   const p = state.pairs
   const rate = 2 ** -state.pairShift
-  const distinct = p.size / rate
+  // An estimate never exceeds what bounds it: a pair has at least one record.
+  const distinct = Math.min(state.records, p.size / rate)
   // Good–Toulmin at t = 1: Σ (−1)^(i+1) n_i, n_i = pairs seen i times (scaled like the sample).
   let gt = 0
   for (let id = 0; id < p.size; id++) gt += (p.counts[id]! % 2 === 1 ? 1 : -1) / rate
