@@ -53,6 +53,8 @@ export interface ScanOptions {
   held?: () => number
   /** The file's sidecar fingerprint when the caller took it already (scanOrInstall). */
   hashed?: HashedFingerprint
+  /** Bytes a read of the walk (scanChunks' default when absent): tests read small blocks to act at a chosen chunk. */
+  blockSize?: number
 }
 
 /** What the walk and the record checks found, in file order. */
@@ -261,6 +263,7 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
       ...(beside ? { onChunk: beside.add } : { check: makeCheckPlan(prelude, inferSemantics(prelude)) }),
       progressIntervalMs: 100,
       ...held,
+      ...(opts.blockSize ? { blockSize: opts.blockSize } : {}),
       ...(mapped ? {} : { onIndex }),
       onProgress,
     })
