@@ -124,6 +124,7 @@ export async function runStatsPass(
   const count = calls.length
   const plan = spillPlanOf(progress.totalBytes, count)
   await Promise.all(calls.map((call, index) => call((api) => api.statsBegin(pass, { count, index }, plan))))
+  const peered = await connectPeers(calls, pass)
   // Rows on their way to their owner: all counted before the final report.
   const handed = new Set<Promise<void>>()
   let lost: Error | undefined
@@ -185,11 +186,37 @@ export async function runStatsPass(
     await reporting
   }
   await Promise.all(handed)
+  // Rows sent between the workers directly: each hears every other's end, its rows all counted.
+  if (peered) await Promise.all(calls.map((call) => call((api) => api.statsPeersDone(pass))))
   if (lost !== undefined) throw lost
   const final = await report()
   await Promise.all(calls.slice(1).map((call) => call((api) => api.statsEnd(pass))))
   opts.onProgress(tick())
   return final
+}
+
+/**
+ * Gives each pair of workers a MessageChannel, so the rows of each other's buckets go between
+ * them, not through this thread (statsPeers.ts); false where there is one worker or no channels.
+ */
+async function connectPeers(calls: readonly WorkerCall[], pass: number): Promise<boolean> {
+  if (calls.length < 2 || typeof MessageChannel === 'undefined') return false
+  const ports: (MessagePort | undefined)[][] = calls.map(() => calls.map(() => undefined))
+  for (let i = 0; i < calls.length; i++) {
+    for (let j = i + 1; j < calls.length; j++) {
+      const channel = new MessageChannel()
+      ports[i]![j] = channel.port1
+      ports[j]![i] = channel.port2
+    }
+  }
+  await Promise.all(
+    calls.map((call, i) => {
+      const mine = ports[i]!
+      const transferred = mine.filter((p): p is MessagePort => p !== undefined)
+      return call((api) => api.statsPeers(pass, transfer(mine, transferred)))
+    }),
+  )
+  return true
 }
 
 /** The final report and a partial one, asked of worker 0 (the others' states sent to it). */

@@ -51,6 +51,14 @@ export interface StatsWorkerApi {
   statsBegin(pass: number, owners?: BucketOwners, spill?: SpillPlan): Promise<void>
   /** Decodes back-to-back chunks with one read and adds them to the accumulator; bad chunks are skipped. */
   statsBatch(pass: number, batch: ChunkRequest[], convention: NbytesConvention): Promise<StatsBatchResult>
+  /**
+   * Channels to the other workers of the pass (`ports[o]` to owner o, undefined for itself): the
+   * rows of their buckets go to them directly (statsPeers.ts), and StatsBatchResult.foreign stays
+   * empty. Without it the page hands them over (statsRows).
+   */
+  statsPeers(pass: number, ports: (MessagePort | undefined)[]): Promise<void>
+  /** Resolves once every peer's rows sent over the channels were counted here (the pass's end). */
+  statsPeersDone(pass: number): Promise<void>
   /** Counts pairs of this worker's buckets another worker decoded (its StatsBatchResult.foreign). */
   statsRows(pass: number, rows: Uint32Array): void
   /**

@@ -8,7 +8,7 @@ import { transfer } from 'comlink'
 import { RadError } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
 import type { NbytesConvention } from '../rad/types'
-import type { BucketOwners, ChunkRequest, StatsBatchResult, StatsWorkerApi } from './protocol'
+import type { BucketOwners, ChunkRequest, SpillPlan, StatsBatchResult, StatsWorkerApi } from './protocol'
 import { ReadBuffers, walkBatch } from './walkBatch'
 import type { Decoder } from './walkBatch'
 import {
@@ -27,6 +27,7 @@ import { rankCurveOf } from '../rad/stats/section'
 import type { Semantics } from '../rad/semantics'
 import type { StatsReport } from './protocol'
 import { OpfsSpill } from './opfsSpill'
+import { StatsPeers } from './statsPeers'
 
 interface Pass {
   id: number
@@ -34,6 +35,8 @@ interface Pass {
   spill: OpfsSpill | undefined
   /** Bytes spilled by files already removed (a drained accumulator's). */
   spilledBefore: number
+  /** The channels to the pass's other workers, when the page gave them (statsPeers). */
+  peers: StatsPeers | undefined
   decoder: Decoder
   sem: Semantics
   acc: StatsAccumulator
@@ -60,23 +63,24 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
   return {
     async statsBegin(id, owners = { count: 1, index: 0 }, plan) {
       void pass?.spill?.remove()
+      pass?.peers?.close()
       pass = undefined
-      starting = decoder().then(async (d) => {
-        const sem = inferSemantics(d.prelude)
-        const spill = plan ? await OpfsSpill.open(plan.bytes) : undefined
-        const spilling =
-          plan && spill
-            ? { spill: { store: spill, budget: plan.budget, partialReports: true }, pendingKeys: plan.pendingKeys }
-            : {}
-        const acc = createStatsAccumulator(d.prelude, sem, { bucketOwners: owners, ...spilling })
-        pass = { id, spill, spilledBefore: 0, decoder: d, sem, acc, owners, descending: undefined }
-        return pass
-      })
+      starting = decoder().then(async (d) => (pass = await startPass(id, d, owners, plan)))
       await starting
     },
     async statsBatch(id, batch, convention) {
       const p = await current(id)
       return addBatch(p, batch, convention)
+    },
+    async statsPeers(id, ports) {
+      const p = await current(id)
+      p.peers?.close()
+      p.peers = new StatsPeers(ports, (rows) => {
+        p.acc.addForeignRows(rows)
+      })
+    },
+    async statsPeersDone(id) {
+      await currentNow(id).peers?.end()
     },
     statsRows(id, rows) {
       currentNow(id).acc.addForeignRows(rows)
@@ -137,9 +141,22 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
     statsEnd(id) {
       if (pass?.id !== id) return
       void pass.spill?.remove()
+      pass.peers?.close()
       pass = undefined
     },
   }
+}
+
+/** A pass's accumulator, spilling to a file of the origin's private file system when `plan` asks and there is room. */
+async function startPass(id: number, d: Decoder, owners: BucketOwners, plan: SpillPlan | undefined): Promise<Pass> {
+  const sem = inferSemantics(d.prelude)
+  const spill = plan ? await OpfsSpill.open(plan.bytes) : undefined
+  const spilling =
+    plan && spill
+      ? { spill: { store: spill, budget: plan.budget, partialReports: true }, pendingKeys: plan.pendingKeys }
+      : {}
+  const acc = createStatsAccumulator(d.prelude, sem, { bucketOwners: owners, ...spilling })
+  return { id, spill, spilledBefore: 0, peers: undefined, decoder: d, sem, acc, owners, descending: undefined }
 }
 
 /** Removes the pass's spill file once its lists are merged, keeping the count of what it held. */
@@ -161,7 +178,9 @@ async function addBatch(p: Pass, batch: ChunkRequest[], convention: NbytesConven
   })
   buffers.giveBack(walk.buffer)
   out.bad = walk.bad
-  out.foreign = p.acc.takeForeignRows()
+  const foreign = p.acc.takeForeignRows()
+  if (p.peers) p.peers.send(foreign)
+  else out.foreign = foreign
   return transfer(
     out,
     out.foreign.flatMap((rows) => (rows ? [rows.buffer as ArrayBuffer] : [])),

@@ -97,6 +97,26 @@ describe('runStatsPass', () => {
     expect(workers[0]!.statsReport(7).json.records).toBe((direct() as { records: number }).records + more)
   })
 
+  it('hands the rows of the other worker’s buckets over its channel, not through the page, and counts them all', async () => {
+    const workers = [0, 1].map(() => {
+      const decoder = makeDecoder(new BlobSource(new Blob([file.slice()])), prelude)
+      return statsMethods(() => Promise.resolve(decoder))
+    })
+    await Promise.all(workers.map((w, index) => w.statsBegin(8, { count: 2, index })))
+    const channel = new MessageChannel()
+    await workers[0]!.statsPeers(8, [undefined, channel.port1])
+    await workers[1]!.statsPeers(8, [channel.port2, undefined])
+    const reqs = requests()
+    for (const [i, batch] of reqs.map((r) => [r]).entries()) {
+      const r = await workers[i % 2]!.statsBatch(8, batch, 'header-inclusive')
+      expect(r.foreign.every((rows) => rows === undefined)).toBe(true)
+    }
+    await Promise.all(workers.map((w) => w.statsPeersDone(8)))
+    workers[0]!.statsMerge(8, [workers[1]!.statsDrain(8, 'figures')])
+    expect(workers[0]!.statsReport(8).json).toEqual(direct())
+    for (const w of workers) w.statsEnd(8)
+  })
+
   it('leaves out a chunk that does not decode and counts it as skipped', async () => {
     const { bytes } = breakChunk(1)
     const { report, last } = await pass(bytes, 2)
