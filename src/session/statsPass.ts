@@ -45,25 +45,18 @@ export const PAGE_PENDING_KEYS = { fits: 4 << 20, larger: 2 << 20 } as const
 /** A spill writes ~4 bytes a distinct pair: at most about this share of the file's bytes (10x runs: ~0.14). */
 const SPILL_SHARE_OF_FILE = 0.3
 
+/** A number set on the page before it loaded (the tests' and benchmarks' knobs), else `fallback`. */
+function knob(name: 'radStatsBudget' | 'radStatsPending', fallback: number): number {
+  const value = (globalThis as Record<string, unknown>)[name]
+  return typeof value === 'number' ? value : fallback
+}
+
 /** Each worker's share of the memory plan (SpillPlan), for a pass over `totalBytes`. */
 export function spillPlanOf(totalBytes: number, workers: number): SpillPlan {
-  const knobs = globalThis as { radStatsBudget?: unknown; radStatsPending?: unknown }
-  const fits = totalBytes <= PAGE_LIST_BUDGET.upTo
-  const budget =
-    typeof knobs.radStatsBudget === 'number'
-      ? knobs.radStatsBudget
-      : fits
-        ? PAGE_LIST_BUDGET.fits
-        : PAGE_LIST_BUDGET.larger
-  const pending =
-    typeof knobs.radStatsPending === 'number'
-      ? knobs.radStatsPending
-      : fits
-        ? PAGE_PENDING_KEYS.fits
-        : PAGE_PENDING_KEYS.larger
+  const size = totalBytes <= PAGE_LIST_BUDGET.upTo ? 'fits' : 'larger'
   return {
-    budget: Math.floor(budget / workers),
-    pendingKeys: pending,
+    budget: Math.floor(knob('radStatsBudget', PAGE_LIST_BUDGET[size]) / workers),
+    pendingKeys: knob('radStatsPending', PAGE_PENDING_KEYS[size]),
     bytes: Math.ceil((SPILL_SHARE_OF_FILE * totalBytes) / workers),
   }
 }
