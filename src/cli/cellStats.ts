@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { gunzipSync } from 'node:zlib'
 import { decodeChunk } from '../rad/decodeChunk'
+import { RadError } from '../rad/errors'
 import type { Semantics } from '../rad/semantics'
 import type { Prelude } from '../rad/types'
 import { barcodesAtLeast } from '../rad/stats'
@@ -73,11 +74,30 @@ export function takeCellFlags(argv: string[]): CellArgs | undefined | string {
   }
 }
 
-/** A file's bytes, gunzipped when they start with the gzip magic (any name). */
+/** The most a gzipped annotation file may unpack to: a 3.7M-barcode permit list is 63 MB, a t2g tens of MB. */
+const MAX_UNPACKED = 1 << 30
+
+/**
+ * A file's bytes, gunzipped when they start with the gzip magic (any name). What goes wrong is
+ * said of this file, in one line: it cannot be read, its gzip stream is damaged, or it unpacks
+ * past MAX_UNPACKED (a gzip bomb), which is refused before the memory is taken.
+ */
 async function namedBytes(path: string | undefined): Promise<NamedBytes | undefined> {
   if (path === undefined) return undefined
-  const bytes = new Uint8Array(await readFile(path))
-  return { name: path, bytes: isGzip(bytes) ? new Uint8Array(gunzipSync(bytes)) : bytes }
+  const bytes = await readFile(path).catch((e: unknown) => {
+    throw new RadError('BAD_VALUE', `cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`)
+  })
+  if (!isGzip(bytes)) return { name: path, bytes: new Uint8Array(bytes) }
+  try {
+    return { name: path, bytes: new Uint8Array(gunzipSync(bytes, { maxOutputLength: MAX_UNPACKED })) }
+  } catch (e) {
+    const code = e instanceof Error && 'code' in e ? e.code : undefined
+    const why =
+      code === 'ERR_BUFFER_TOO_LARGE'
+        ? `it unpacks to more than ${String(MAX_UNPACKED >> 20)} MiB, more than any annotation file (a gzip bomb?)`
+        : `its gzip stream is damaged (${e instanceof Error ? e.message : String(e)})`
+    throw new RadError('BAD_VALUE', `${path}: ${why}`)
+  }
 }
 
 /** The annotation files of the flags, read (gunzipped) and parsed against the file. */

@@ -197,3 +197,31 @@ describe('rad stats --t2g', () => {
     expect(d.stderr).toMatch(/need --t2g FILE/)
   })
 })
+
+describe('annotation files that cannot be used are named in one line', () => {
+  it('a missing file, a damaged gzip stream, and a gzip bomb (refused before its memory is taken)', async () => {
+    const local = tempDir()
+    try {
+      const missing = local.path('no-such-t2g.tsv')
+      const r1 = await runCli(['stats', SALMON_V3, '--t2g', missing])
+      expect(r1.code).toBe(1)
+      expect(r1.stderr).toMatch(
+        new RegExp(`^error: cannot read ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ENOENT`),
+      )
+      const good = gzipSync(readFileSync(T2G))
+      good.fill(0x55, 20, 40)
+      const damaged = local.write('damaged.tsv.gz', good)
+      const r2 = await runCli(['stats', SALMON_V3, '--t2g', damaged])
+      expect(r2.code).toBe(1)
+      expect(r2.stderr).toMatch(/damaged\.tsv\.gz: its gzip stream is damaged/)
+      // 17 gzip members of 64 MiB of zeros: ~1 MB that unpacks to 1.06 GiB.
+      const member = gzipSync(new Uint8Array(64 << 20))
+      const bomb = local.write('bomb.tsv.gz', Buffer.concat(Array.from({ length: 17 }, () => member)))
+      const r3 = await runCli(['stats', SALMON_V3, '--t2g', bomb], 60_000)
+      expect(r3.code).toBe(1)
+      expect(r3.stderr).toMatch(/bomb\.tsv\.gz: it unpacks to more than 1024 MiB, more than any annotation file/)
+    } finally {
+      local.cleanup()
+    }
+  })
+})
