@@ -194,8 +194,9 @@ function failure(e: unknown, file: string): string {
   if (e instanceof RadError) {
     return reportLine('error', { offset: e.offset, chunk: e.chunk, message: e.message })
   }
-  if (e instanceof Error && 'code' in e && (e.code === 'ENOENT' || e.code === 'EISDIR' || e.code === 'EACCES')) {
-    return `cannot open ${file}: ${e.message}`
+  if (e instanceof Error && 'code' in e && typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) {
+    // The system's own error (a missing file, a full disk): its message names the path it failed on.
+    return e.message.includes(file) ? `cannot open ${file}: ${e.message}` : `error: ${e.message}`
   }
   // A bug of this reader, or the runtime giving out (memory): say so in one line.
   const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e)

@@ -69,3 +69,11 @@ describe.concurrent('flags given twice, and unknown flags', () => {
     expect(r.stderr).toBe('unknown flag --bogus (node bin/rad.mjs view --help lists its flags)\n')
   })
 })
+
+describe.concurrent('the system’s errors are the user’s, not internal', () => {
+  it('a path through a file (ENOTDIR) is named, not called an internal error', async () => {
+    const r = await runCli(['info', `${SALMON_V3}/inner.rad`])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/^cannot open .*rad-chromium-v3-small\.rad\/inner\.rad: ENOTDIR/)
+  })
+})
