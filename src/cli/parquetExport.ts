@@ -7,7 +7,7 @@
  * file goes through safeOutput.ts: a temporary file renamed when complete,
  * never over an input.
  */
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, rmdirSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { ByteSource } from '../io/byteSource'
 import { openRad } from '../io/openRad'
@@ -19,6 +19,7 @@ import { compileFilter, matchRecords } from '../rad/recordFilter'
 import { inferSemantics } from '../rad/semantics'
 import type { ChunkColumns } from '../rad/types'
 import { NodeFileSource } from './nodeFileSource'
+import { BrokenPipe } from './output'
 import type { Output } from './output'
 import { RefusedOutput, refuseOutputOverInput, writeOutput } from './safeOutput'
 import type { SubsetArgs } from './subset'
@@ -109,16 +110,52 @@ export async function runStudyExport(
     throw new RadError('BAD_VALUE', '--chunks and --records apply to one file, not to a study (--out)')
   }
   const outputs = studyOutputs(files, outDir, args.sample)
+  const failed: string[] = []
   for (const [i, file] of files.entries()) {
     const outPath = outputs[i] ?? ''
-    mkdirSync(join(outPath, '..'), { recursive: true })
+    try {
+      out.write(summaryLine(outPath, await exportStudyInput(file, outPath, args)))
+    } catch (e) {
+      // One bad input does not stop the study: the others are written, and it is named.
+      if (e instanceof BrokenPipe) throw e
+      failed.push(file)
+      process.stderr.write(`${file}: not exported (${failureText(e)}); nothing was written for it\n`)
+    }
+  }
+  const written = files.length - failed.length
+  out.write(`${plural(written, 'sample')} in ${outDir} (Hive layout: sample=<name>/part-0.parquet)\n`)
+  if (failed.length === 0) return 0
+  process.stderr.write(`${plural(failed.length, 'input')} not exported: ${failed.join(', ')}\n`)
+  return 1
+}
+
+/** One input of a study into its sample's folder; the folder is removed again when the export fails and it is empty. */
+async function exportStudyInput(file: string, outPath: string, args: SubsetArgs): Promise<ParquetSummary> {
+  const folder = join(outPath, '..')
+  const made = mkdirSync(folder, { recursive: true }) !== undefined
+  try {
     const source = await NodeFileSource.open(file)
     try {
-      out.write(summaryLine(outPath, await exportOne(source, outPath, args)))
+      return await exportOne(source, outPath, args)
     } finally {
       await source.close()
     }
+  } catch (e) {
+    if (made) removeEmptyFolder(folder)
+    throw e
   }
-  out.write(`${plural(files.length, 'sample')} in ${outDir} (Hive layout: sample=<name>/part-0.parquet)\n`)
-  return 0
+}
+
+function removeEmptyFolder(folder: string): void {
+  try {
+    rmdirSync(folder)
+  } catch {
+    // Not empty, or gone already: left as it is.
+  }
+}
+
+/** What stopped an input, in words (a RadError with its offset when it has one). */
+function failureText(e: unknown): string {
+  if (e instanceof RadError && e.offset !== undefined) return `${e.message} at byte ${String(e.offset)}`
+  return e instanceof Error ? e.message : String(e)
 }

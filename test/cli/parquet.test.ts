@@ -227,6 +227,22 @@ describe('rad export A.rad B.rad … --out DIR (Hive layout)', () => {
     ])
   })
 
+  it('one bad input is named and left out; the others are written; exit 1', async () => {
+    const bad = dir.write('not-rad.rad', new TextEncoder().encode('plain text, not RAD\n'.repeat(20)))
+    const study = dir.path('study-with-a-bad-input')
+    const missing = dir.path('missing.rad')
+    const r = await runCli(['export', SALMON_V3, bad, missing, '--out', study])
+    expect(r.code).toBe(1)
+    const lines = r.stderr.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^.*not-rad\.rad: not exported \(.+\); nothing was written for it$/)
+    expect(lines[1]).toMatch(/^.*missing\.rad: not exported \(ENOENT.*\); nothing was written for it$/)
+    expect(lines[2]).toMatch(/^2 inputs not exported: .*not-rad\.rad, .*missing\.rad$/)
+    expect(r.stdout).toMatch(/1 sample in /)
+    expect(existsSync(join(study, 'sample=rad-chromium-v3-small', 'part-0.parquet'))).toBe(true)
+    expect(existsSync(join(study, 'sample=not-rad'))).toBe(false)
+    expect(existsSync(join(study, 'sample=missing'))).toBe(false)
+  })
+
   it('--sample names one input: one workflow step per sample writes into the same study', async () => {
     const study = dir.path('steps')
     mkdirSync(dir.path('S1'))
