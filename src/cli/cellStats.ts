@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { gunzipSync } from 'node:zlib'
 import { decodeChunk } from '../rad/decodeChunk'
-import { RadError } from '../rad/errors'
+import { RadError, plural } from '../rad/errors'
 import type { Semantics } from '../rad/semantics'
 import type { Prelude } from '../rad/types'
 import { barcodesAtLeast } from '../rad/stats'
@@ -109,7 +109,14 @@ export async function readAnnotations(args: CellArgs, prelude: Prelude, sem: Sem
     permitList: await namedBytes(args.permitList),
     mito: args.mito,
   }
-  return loadAnnotations(files, prelude, sem)
+  const notes = loadAnnotations(files, prelude, sem)
+  const suffixed = notes.permit?.suffixed ?? 0
+  if (suffixed > 0) {
+    process.stderr.write(
+      `note: ${args.permitList ?? ''}: the -N gem-group suffix of ${plural(suffixed, 'barcode')} was dropped (Cell Ranger's barcodes.tsv)\n`,
+    )
+  }
+  return notes
 }
 
 export interface CellFigures {

@@ -225,3 +225,28 @@ describe('annotation files that cannot be used are named in one line', () => {
     }
   })
 })
+
+describe('a Cell Ranger barcodes list as the permit list', () => {
+  it('gives the same figures as the plain list, and notes the dropped -1 suffix', async () => {
+    const local = tempDir()
+    try {
+      const plain = readFileSync(PERMIT, 'utf8')
+      const suffixed = local.write(
+        'barcodes.tsv',
+        new TextEncoder().encode(
+          plain
+            .split('\n')
+            .map((l) => (l === '' ? l : `${l}-1`))
+            .join('\n'),
+        ),
+      )
+      const want = await runCli(['stats', SALMON_V3, '--t2g', T2G, '--permit-list', PERMIT, '--json'])
+      const got = await runCli(['stats', SALMON_V3, '--t2g', T2G, '--permit-list', suffixed, '--json'])
+      expect(got.code, got.stderr).toBe(0)
+      expect(got.stdout).toBe(want.stdout)
+      expect(got.stderr).toMatch(/^note: .*barcodes\.tsv: the -N gem-group suffix of [\d,]+ barcodes was dropped/)
+    } finally {
+      local.cleanup()
+    }
+  })
+})

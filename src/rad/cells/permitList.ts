@@ -12,6 +12,8 @@ export interface PermitList {
   /** Distinct barcodes listed. */
   listed: number
   set: PackedSet
+  /** Lines whose `-N` gem-group suffix was dropped (Cell Ranger's barcodes.tsv: `ACGT…-1`). */
+  suffixed: number
 }
 
 /** Counts of records by their barcode's class (the JSON's `permit`). */
@@ -48,6 +50,7 @@ export function parsePermitList(bytes: Uint8Array, name = 'the permit list'): Pe
   let length = -1
   let line = 1
   let start = 0
+  let suffixed = 0
   while (start < bytes.length) {
     let end = bytes.indexOf(NEWLINE, start)
     if (end < 0) end = bytes.length
@@ -57,18 +60,36 @@ export function parsePermitList(bytes: Uint8Array, name = 'the permit list'): Pe
     // The tab is looked for within this line only: a search to the buffer's end
     // from every line made a list without a second column quadratic.
     stop = firstTabBefore(bytes, start, stop)
-    if (stop > start) length = addLine(bytes, start, stop, set, length, name, line)
+    const barcodeEnd = withoutGemGroup(bytes, start, stop)
+    if (barcodeEnd < stop) suffixed++
+    if (stop > start) length = addLine(bytes, start, barcodeEnd, set, length, name, line)
     start = end + 1
     line++
   }
   if (length < 0) throw new RadError('BAD_VALUE', `${name} has no barcodes`)
-  return { length, listed: set.size, set }
+  return { length, listed: set.size, set, suffixed }
+}
+
+const DASH = 45
+const isDigit = (b: number): boolean => b >= 48 && b <= 57
+
+/** Where a line's barcode ends: before a Cell Ranger gem-group suffix (`-1`, `-12`), else `stop`. */
+function withoutGemGroup(bytes: Uint8Array, start: number, stop: number): number {
+  let i = stop
+  while (i > start && isDigit(bytes[i - 1]!)) i--
+  return i < stop && i - 1 > start && bytes[i - 1] === DASH ? i - 1 : stop
 }
 
 /** The first tab in bytes[start, stop), or stop when there is none. */
 function firstTabBefore(bytes: Uint8Array, start: number, stop: number): number {
   for (let i = start; i < stop; i++) if (bytes[i] === TAB) return i
   return stop
+}
+
+/** The first byte in bytes[start, stop) that is not A, C, G or T, or −1. */
+function firstNonBase(bytes: Uint8Array, start: number, stop: number): number {
+  for (let i = start; i < stop; i++) if (BASE[bytes[i]!] === 255) return i
+  return -1
 }
 
 function addLine(
@@ -81,6 +102,13 @@ function addLine(
   line: number,
 ): number {
   const n = stop - start
+  const bad = firstNonBase(bytes, start, stop)
+  if (bad >= 0) {
+    throw new RadError(
+      'BAD_VALUE',
+      `${name} line ${String(line)}: ${describeByte(bytes[bad]!)} at column ${String(bad - start + 1)}; a permit list has one barcode (A, C, G, T) per line`,
+    )
+  }
   if (n > 32) {
     throw new RadError(
       'BAD_VALUE',
@@ -97,12 +125,6 @@ function addLine(
   let hi = 0
   for (let i = start; i < stop; i++) {
     const b = BASE[bytes[i]!]!
-    if (b === 255) {
-      throw new RadError(
-        'BAD_VALUE',
-        `${name} line ${String(line)}: ${describeByte(bytes[i]!)} at column ${String(i - start + 1)}; a permit list has one barcode (A, C, G, T) per line`,
-      )
-    }
     hi = ((hi << 2) | (lo >>> 30)) >>> 0
     lo = ((lo << 2) | b) >>> 0
   }

@@ -12,7 +12,8 @@ export type AnnotationKind = 't2g' | 'gene-names' | 'permit-list'
 
 /** Bytes looked at: enough for a few hundred lines of any of the three. */
 const SAMPLE = 64 << 10
-const SEQUENCE = /^[ACGTacgt]+$/
+/** A barcode, with Cell Ranger's gem-group suffix (`-1`) or without. */
+const SEQUENCE = /^[ACGTacgt]+(-\d+)?$/
 
 /**
  * The kind of an annotation file, or undefined when it is none of them (binary,
@@ -28,7 +29,11 @@ export function annotationKind(bytes: Uint8Array, refNames: ReadonlySet<string>)
   if (bytes.length > SAMPLE) rows.pop()
   const first = rows[0]?.[1]
   if (!first) return undefined
-  if (rows.every(([, cols]) => cols.length === 1 && SEQUENCE.test(cols[0]!))) return 'permit-list'
+  // One column, mostly barcodes (Cell Ranger's `-1` suffix allowed): a permit list, whose junk lines
+  // the parser then names (parsePermitList), rather than a file of no kind with no word why.
+  const oneColumn = rows.every(([, cols]) => cols.length === 1)
+  const barcodes = rows.filter(([, cols]) => SEQUENCE.test(cols[0]!)).length
+  if (oneColumn && barcodes > 0 && 2 * barcodes >= rows.length) return 'permit-list'
   if (!rows.every(([, cols]) => cols.length >= 2)) return undefined
   return rows.some(([, cols]) => refNames.has(cols[0]!)) ? 't2g' : 'gene-names'
 }

@@ -63,3 +63,18 @@ function barcodeOf(i: number): string {
   for (let k = 0; k < 16; k++) s += 'ACGT'.charAt((i >>> (2 * k)) & 3)
   return s
 }
+
+describe('permit lists as people have them', () => {
+  it('a line of something other than bases is named as such, before its length', () => {
+    expect(() => parsePermitList(bytes('ACGTACGTACG\nhello world\n'), 'list.txt')).toThrow(
+      'list.txt line 2: "h" at column 1; a permit list has one barcode (A, C, G, T) per line',
+    )
+  })
+
+  it('Cell Ranger’s barcodes.tsv (ACGT…-1): the gem-group suffix is dropped and counted', () => {
+    const list = parsePermitList(bytes('ACGTACGT-1\nTTTTACGT-1\nGGGGACGT-12\n'))
+    expect(list).toMatchObject({ length: 8, listed: 3, suffixed: 3 })
+    expect(classOf('ACGTACGT-1\n', 'ACGTACGT')).toBe('exact')
+    expect(parsePermitList(bytes('ACGTACGT\n')).suffixed).toBe(0)
+  })
+})

@@ -63,3 +63,11 @@ describe('sortAnnotations: the files given to the page, sorted by content', () =
     expect(why).toContain('p: a permit list; notes.md: none of the three')
   })
 })
+
+describe('permit lists the page recognises', () => {
+  it('a Cell Ranger barcodes list (ACGT…-1), and a list with a junk line (its parser then names the line)', () => {
+    const enc = (s: string) => new TextEncoder().encode(s)
+    expect(annotationKind(enc('AAACCTGAGAAACCAT-1\nAAACCTGAGAAACCGC-1\n'), refs)).toBe('permit-list')
+    expect(annotationKind(enc('AAACCTGAGAAACCAT\nhello world\nAAACCTGAGAAACCGC\n'), refs)).toBe('permit-list')
+  })
+})
