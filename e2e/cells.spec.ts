@@ -117,3 +117,34 @@ test('a t2g that names none of the references is refused with the reason; bulk f
   ])
   await expect(page.getByTestId('cells-not-applicable')).toContainText('need one barcode and a UMI')
 })
+
+test('a permit list with a junk line is named with its line, as the CLI names it; a Cell Ranger -1 list works', async ({
+  page,
+}) => {
+  await openStatsDone(page)
+  const barcodes = readFileSync(PERMIT, 'utf8').trimEnd().split('\n')
+  const junk = [barcodes[0], barcodes[1], 'hello world', ...barcodes.slice(2)].join('\n')
+  await page
+    .getByTestId('annotations-input')
+    .setInputFiles([asFile(T2G), { name: 'permit-junk.txt', mimeType: 'text/plain', buffer: Buffer.from(`${junk}\n`) }])
+  await expect(page.getByTestId('cells-error')).toContainText(
+    'permit-junk.txt line 3: "h" at column 1; a permit list has one barcode (A, C, G, T) per line',
+  )
+  const want = cliJson()
+  await openStatsDone(page)
+  const suffixed = barcodes.map((b) => `${b}-1`).join('\n')
+  await page
+    .getByTestId('annotations-input')
+    .setInputFiles([
+      asFile(T2G),
+      asFile(NAMES),
+      { name: 'barcodes.tsv', mimeType: 'text/plain', buffer: Buffer.from(`${suffixed}\n`) },
+    ])
+  await expect(page.getByTestId('cells-panel')).toBeVisible({ timeout: 30_000 })
+  await expectFigures(page, want)
+})
+
+/** A fixture as a buffer (Playwright does not mix paths and buffers in one setInputFiles). */
+function asFile(path: string): { name: string; mimeType: string; buffer: Buffer } {
+  return { name: path.split('/').pop() ?? path, mimeType: 'text/plain', buffer: readFileSync(path) }
+}
