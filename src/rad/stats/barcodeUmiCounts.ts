@@ -14,25 +14,9 @@ import { CountTable, hash2, hash4, hashWords } from './countTable'
 import { newHll } from './hll'
 import { copyWords } from './keys'
 import { PairPartitions, anyPairsLeftOut, forEachPartitionPair, partitionBarcodes } from './pairPartitions'
-import type { SpillOptions } from './spilledRuns'
-import type { PartitionState, StateExport, StatsState } from './types'
+import type { BarcodeUmiOptions, BarcodeUmiShape, PartitionState, StateExport, StatsState } from './types'
 
 const PAIR_SEED = 0x1b873593
-
-export interface BarcodeUmiShape {
-  barcodeTags: number[]
-  umiTag: number | undefined
-}
-
-export interface BarcodeUmiOptions {
-  maxBarcodes: number
-  maxPairs: number
-  maxExactPairs: number
-  pairShift: number
-  bucketOwners: { count: number; index: number }
-  pendingKeys: number | undefined
-  spill: SpillOptions | undefined
-}
 
 export class BarcodeUmiCounts {
   private readonly shape: BarcodeUmiShape

@@ -96,14 +96,14 @@ export class PairPartitions {
     return 1.25 * (4 * this.core.held + 16 * this.core.barcodesHeld)
   }
 
-  /** Whether lists were spilled to disk (the counter is then exact at any size). */
-  get spilled(): boolean {
-    return this.spill !== undefined && this.spill.runs.spills > 0
+  /** The lists on disk, when some were spilled and not yet merged back (exportSpilled). */
+  private get spilledRuns(): SpilledRuns | undefined {
+    return this.spill && this.spill.runs.spills > 0 ? this.spill.runs : undefined
   }
 
-  /** Bytes written to disk by spills. */
-  get spilledBytes(): number {
-    return this.spill?.runs.bytes ?? 0
+  /** Whether lists were spilled to disk (the counter is then exact at any size). */
+  get spilled(): boolean {
+    return this.spilledRuns !== undefined
   }
 
   /** Writes every bucket's lists out and empties them (the core's memory is reused, not returned). */
@@ -121,9 +121,8 @@ export class PairPartitions {
    * unless `whole`, except in a bucket a merged-in state shares (merged with them).
    */
   exportState(what: StateExport = 'whole'): PartitionState {
-    if (this.spill && this.spilled) {
-      return what === 'partial' ? this.exportPartialSpilled(this.spill.runs) : this.exportSpilled(this.spill.runs, what)
-    }
+    const runs = this.spilledRuns
+    if (runs) return what === 'partial' ? this.exportPartialSpilled(runs) : this.exportSpilled(runs, what)
     if (what !== 'partial' || this.core.held < 4 * this.core.waiting) this.core.flush()
     const s = emptyPartitions()
     for (let b = 0; b < BUCKETS; b++) {
@@ -183,7 +182,8 @@ export class PairPartitions {
    * the pairs' UMIs out, as its export would.
    */
   settle(what: 'figures' | 'whole'): void {
-    if (this.spill && this.spilled) this.exportSpilled(this.spill.runs, what)
+    const runs = this.spilledRuns
+    if (runs) this.exportSpilled(runs, what)
   }
 
   /** Takes `s` as the merged-in state (its lists are shared, never written in place). */

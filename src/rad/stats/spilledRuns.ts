@@ -69,11 +69,6 @@ export class SpilledRuns {
     return { lists, odd: this.oddSums[b]! }
   }
 
-  /** Bytes written to the store. */
-  get bytes(): number {
-    return this.store.size
-  }
-
   /** Whether bucket b has lists on disk. */
   has(b: number): boolean {
     return this.segments[b]!.length > 0

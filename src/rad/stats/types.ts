@@ -155,6 +155,23 @@ export interface StatsOptions {
   forceCells?: number
 }
 
+/** The tags barcodeUmiCounts.ts counts: the barcode levels' and the UMI's (undefined: none). */
+export interface BarcodeUmiShape {
+  barcodeTags: number[]
+  umiTag: number | undefined
+}
+
+/** StatsOptions as barcodeUmiCounts.ts takes them, every default filled in (accumulator.ts). */
+export interface BarcodeUmiOptions {
+  maxBarcodes: number
+  maxPairs: number
+  maxExactPairs: number
+  pairShift: number
+  bucketOwners: { count: number; index: number }
+  pendingKeys: number | undefined
+  spill: SpillOptions | undefined
+}
+
 export interface CountTableState {
   keyWords: number
   size: number
