@@ -91,6 +91,12 @@ const PENDING_KEYS = 2 << 20
 /** What the pass may use beside the file: the folder of its spill file (`--tmp DIR`). */
 export interface PassOptions {
   tmp?: string | undefined
+  /**
+   * Whether the state must keep a row per barcode (the per-barcode TSV, the cells pass); without
+   * it the exact partitions fold their barcodes into distributions as they merge (ADR 0016), and
+   * the memory does not grow with the barcodes.
+   */
+  perBarcode?: boolean
 }
 
 /** The spill file's folder, the lists' budget and the keys waiting, all threads together. */
@@ -122,13 +128,14 @@ async function startThreads(
   source: ByteSource,
   prelude: Prelude,
   memory: PassMemory,
+  ending: 'figures' | 'digest',
 ): Promise<StatsThreads | undefined> {
   const asked = process.env.RAD_STATS_THREADS
   const count = asked === undefined ? availableParallelism() : Number(asked)
   const sized = asked !== undefined || source.size >= THREAD_MIN_BYTES
   if (!(count >= 1) || prelude.codec !== 'none' || !sized) return undefined
   const head = await source.read(0, prelude.firstChunkOffset)
-  return new StatsThreads(head, source.size, Math.floor(count), memory)
+  return new StatsThreads(head, source.size, Math.floor(count), memory, ending)
 }
 
 /** The workers' states into `acc`, each dropped once merged (the partitions' lists are taken, not copied). */
@@ -142,7 +149,8 @@ function mergeInto(acc: ReturnType<typeof createStatsAccumulator>, states: Stats
  */
 export async function firstPass(source: ByteSource, prelude: Prelude, sem: Semantics, opts: PassOptions = {}) {
   const memory = passMemory(opts)
-  const threads = await startThreads(source, prelude, memory)
+  const ending = opts.perBarcode ? 'figures' : 'digest'
+  const threads = await startThreads(source, prelude, memory, ending)
   const store = new SpillFile(memory.folder)
   try {
     // The main thread counts only when there are no threads; with them it merges their figures.
@@ -157,7 +165,7 @@ export async function firstPass(source: ByteSource, prelude: Prelude, sem: Seman
       },
     })
     if (threads) mergeInto(acc, await threads.finish())
-    return { state: acc.exportState('figures'), scan }
+    return { state: acc.exportState(ending), scan }
   } finally {
     store.close()
   }
@@ -175,7 +183,8 @@ export async function runStats(
   const sem = inferSemantics(prelude)
   // The annotation files first: a bad one stops the command before the pass.
   const notes = cellArgs ? await readAnnotations(cellArgs, prelude, sem) : undefined
-  const { state, scan } = await firstPass(source, prelude, sem, passOptions)
+  const perBarcode = format === 'tsv' || cellArgs !== undefined
+  const { state, scan } = await firstPass(source, prelude, sem, { ...passOptions, perBarcode })
   for (const issue of scan.issues) {
     if (issue.severity === 'error') {
       process.stderr.write(`${reportLine('error', { ...issue, offset: issue.offset ?? 0 })}\n`)

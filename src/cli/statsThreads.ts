@@ -34,6 +34,8 @@ interface ThreadData {
   spillBudget: number
   /** Keys waiting before the pairs are sorted and merged, all threads together (PassMemory). */
   pendingKeys: number
+  /** What each thread's exact partitions end as: a row per barcode, or folded (ADR 0016). */
+  ending: 'figures' | 'digest'
 }
 
 /** A batch of whole chunks: chunk i is buffer[starts[i], starts[i + 1]). */
@@ -71,8 +73,8 @@ function runThread(data: ThreadData, port: NonNullable<typeof parentPort>): void
   port.on('message', (m: ToThread) => {
     try {
       if (m.type === 'end') {
-        // Each thread owns its buckets: the figures merge exactly without the pairs' UMIs.
-        const state = acc.exportState(acc.exactPairs ? 'figures' : 'whole')
+        // Each thread owns its buckets: the figures (or digests) merge exactly without the pairs' UMIs.
+        const state = acc.exportState(acc.exactPairs ? data.ending : 'whole')
         store.close()
         port.postMessage({ type: 'state', state } satisfies FromThread, statsTransferables(state))
         return
@@ -136,8 +138,15 @@ export class StatsThreads {
   private readonly states: StatsState[] = []
   private finished: (() => void) | undefined
 
-  constructor(preludeBytes: Uint8Array, fileSize: number, count: number, memory: PassMemory) {
+  constructor(
+    preludeBytes: Uint8Array,
+    fileSize: number,
+    count: number,
+    memory: PassMemory,
+    ending: ThreadData['ending'],
+  ) {
     const shared = {
+      ending,
       kind: KIND,
       prelude: preludeBytes,
       fileSize,

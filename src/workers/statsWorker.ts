@@ -12,7 +12,7 @@ import type { BucketOwners, ChunkRequest, SpillPlan, StatsBatchResult, StatsWork
 import { ReadBuffers, walkBatch } from './walkBatch'
 import type { Decoder } from './walkBatch'
 import {
-  barcodeCountsDescending,
+  barcodeRuns,
   barcodesAtLeast,
   statsTsvText,
   createStatsAccumulator,
@@ -22,7 +22,7 @@ import {
   reportState,
   statsTransferables,
 } from '../rad/stats'
-import type { StatsAccumulator, StatsState } from '../rad/stats'
+import type { CountRuns, StatsAccumulator, StatsState } from '../rad/stats'
 import { rankCurveOf } from '../rad/stats/section'
 import type { Semantics } from '../rad/semantics'
 import type { StatsReport } from './protocol'
@@ -42,7 +42,7 @@ interface Pass {
   acc: StatsAccumulator
   owners: BucketOwners
   /** Reads per barcode, descending, as of the last report (the cut-offs are asked of it). */
-  descending: Float64Array | undefined
+  descending: CountRuns | undefined
 }
 
 /** This worker's read buffers: once a batch's columns are added to the accumulator, its buffer is free. */
@@ -118,7 +118,7 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
         : report
     },
     statsCutoffs(id, expectCells, forceCells) {
-      const desc = currentNow(id).descending ?? new Float64Array(0)
+      const desc = currentNow(id).descending ?? []
       return {
         expect: expectCells === undefined ? undefined : expectCellsCutoff(desc, expectCells),
         force: forceCells === undefined ? undefined : forceCellsCutoff(desc, forceCells),
@@ -199,7 +199,7 @@ function sumSoFar(p: Pass, others: StatsState[]): StatsAccumulator {
 function reportOf(p: Pass, acc: StatsAccumulator): StatsReport {
   const state = acc.exportState('figures')
   const json = statsJson(state, p.decoder.prelude, p.sem)
-  const desc = barcodeCountsDescending(state)
+  const desc = barcodeRuns(state)
   p.descending = desc
   // The same curve `rad index` stores in a sidecar (rad/stats/section.ts).
   return { json, curve: rankCurveOf(desc, json) }

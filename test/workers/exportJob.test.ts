@@ -14,7 +14,7 @@ import { scanChunks } from '../../src/io/scanChunks'
 import { decodeChunk } from '../../src/rad/decodeChunk'
 import { compileFilter, matchRecords } from '../../src/rad/recordFilter'
 import { inferSemantics } from '../../src/rad/semantics'
-import { barcodeCountsDescending, barcodesAtLeast, createStatsAccumulator } from '../../src/rad/stats'
+import { barcodeRuns, barcodesAtLeast, createStatsAccumulator } from '../../src/rad/stats'
 import { runExportJob } from '../../src/workers/exportJob'
 import type { ExportJob, ExportPick } from '../../src/workers/protocol'
 import { SALMON_V3 } from '../helpers/fixtures'
@@ -78,7 +78,8 @@ describe('runExportJob', () => {
       },
     })
     const state = acc.exportState()
-    const desc = barcodeCountsDescending(state)
+    const runs = barcodeRuns(state)
+    const desc = [...runs.values].flatMap((v, i) => Array.from({ length: runs.lengths[i]! }, () => v))
     const minCount = desc[Math.min(9, desc.length - 1)] ?? 1
     const set = barcodesAtLeast(state, minCount)
     const kept = Array.from(desc).filter((n) => n >= minCount)

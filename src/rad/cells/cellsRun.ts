@@ -6,7 +6,7 @@
 import { RadError } from '../errors'
 import type { Semantics } from '../semantics'
 import type { BarcodeSet } from '../stats/barcodeSet'
-import { barcodeCountsDescending, expectCellsCutoff, forceCellsCutoff, kneeDistance } from '../stats'
+import { barcodeRuns, expectCellsCutoff, forceCellsCutoff, kneeDistance } from '../stats'
 import type { Cutoff, StatsState } from '../stats'
 import type { Prelude } from '../types'
 import { annotationText, geneLabels, mitoGenes, parseGeneNames, parseT2g } from './annotations'
@@ -38,7 +38,7 @@ export interface CellChoice {
 
 /** The cut-off that names the cells, and its name in the JSON. */
 export function chooseCutoff(state: StatsState, choice: CellChoice): [Cutoff | undefined, string] {
-  const desc = barcodeCountsDescending(state)
+  const desc = barcodeRuns(state)
   if (choice.forceCells !== undefined) return [forceCellsCutoff(desc, choice.forceCells), 'force_cells']
   if (choice.expectCells !== undefined) return [expectCellsCutoff(desc, choice.expectCells), 'expect_cells']
   return [kneeDistance(desc), 'knee']

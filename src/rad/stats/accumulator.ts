@@ -30,7 +30,7 @@ export const DEFAULT_MAX_PAIRS = 1 << 20
  * (docs/adr/0009 fourth and eighth rounds, 0013).
  */
 export const DEFAULT_MAX_EXACT_PAIRS = 40_000_000
-export const DEFAULT_TOP = 20
+export { DEFAULT_TOP } from './figures'
 
 export class StatsAccumulator {
   records = 0
@@ -82,7 +82,7 @@ export class StatsAccumulator {
   }
 
   /** At the pass's end: merges what the exact pairs spilled (ADR 0015), so the exports that follow are copies. */
-  settle(what: 'figures' | 'whole'): void {
+  settle(what: Exclude<StateExport, 'partial'>): void {
     this.keys.settle(what)
   }
 

@@ -2,27 +2,50 @@
 import { decode2bit, widerThan } from '../display'
 import type { Semantics } from '../semantics'
 import { HLL_RELATIVE_ERROR, hllEstimate } from './hll'
-import { countingSortDescending, meanMedian, medianOfSorted, topRanked } from './figures'
+import { Histogram } from './countTable'
+import { runsMeanMedian, runsOf, runsOfHistogram } from './countRuns'
+import type { CountRuns } from './countRuns'
+import { countingSortDescending, meanMedian, topRanked } from './figures'
 import { umisPerBarcode } from './umiJson'
-import type { BarcodeStats, BarcodeTableState, CountTableState, StatsState } from './types'
+import type {
+  BarcodeDigest,
+  BarcodeStats,
+  BarcodeTableState,
+  CountTableState,
+  PartitionState,
+  StatsState,
+} from './types'
 
-const descendingOf = new WeakMap<CountTableState, Float64Array>()
+const runsOfTable = new WeakMap<CountTableState, CountRuns>()
 
 /**
- * Records per barcode of the combined identity, descending (for the knee plot); the table's
- * barcodes only. Sorted once per state (statsJson's median, its knee and the worker's report all
- * ask, and 1.5M counts take ~0.1 s to sort): callers must not change the array.
+ * Records per barcode of the combined identity, descending, as runs of equal counts (countRuns.ts:
+ * the knee, the cut-offs, the rank curve and the median read them): from the table's counts, or,
+ * when the partitions folded barcodes into a digest (ADR 0016), from its histogram and the
+ * barcodes still listed. Once per state (the JSON, its knee and the worker's report all ask).
  */
-export function barcodeCountsDescending(state: StatsState): Float64Array {
+export function barcodeRuns(state: StatsState): CountRuns {
   const b = state.barcodes[0]
-  if (!b) return new Float64Array(0)
-  let desc = descendingOf.get(b.table)
-  if (!desc) {
-    const counts = b.table.counts.subarray(0, b.table.size)
-    desc = countingSortDescending(counts) ?? counts.slice().sort().reverse()
-    descendingOf.set(b.table, desc)
+  if (!b) return runsOf([])
+  let runs = runsOfTable.get(b.table)
+  if (!runs) {
+    const digest = state.partitions?.digest
+    runs = digest ? runsWithDigest(state.partitions!, digest) : runsOfCounts(b.table.counts.subarray(0, b.table.size))
+    runsOfTable.set(b.table, runs)
   }
-  return desc
+  return runs
+}
+
+function runsOfCounts(counts: Float64Array): CountRuns {
+  return runsOf(countingSortDescending(counts) ?? counts.slice().sort().reverse())
+}
+
+/** A digest's reads histogram with the partitions' listed barcodes added. */
+function runsWithDigest(s: PartitionState, digest: BarcodeDigest): CountRuns {
+  const hist = new Histogram(digest.reads.dense.length)
+  hist.addState(digest.reads)
+  for (const reads of s.reads) for (let i = 0; i < reads.length; i++) hist.add(reads[i]!)
+  return runsOfHistogram(hist.exportState())
 }
 
 /**
@@ -82,16 +105,16 @@ export function barcodeStats(
   levels: number[],
   records: number,
   top: number,
-  /** The table's counts already sorted (either way), when the caller has them. */
-  sorted?: Float64Array,
+  /** Every counted barcode's records as runs (barcodeRuns), when the table holds only the top ones. */
+  runs?: CountRuns,
 ): BarcodeStats {
   const t = s.table
   const text = barcodeText(sem, levels)
   const untracked = s.untrackedRecords > 0
   const extra = untracked ? hllEstimate(s.hll) : 0
   // An estimate never exceeds what bounds it: a barcode has at least one record.
-  const distinct = Math.min(records, t.size + Math.round(extra))
-  const median = sorted ? medianOfSorted(sorted) : meanMedian(t.counts.slice(0, t.size)).median
+  const distinct = Math.min(records, (runs?.barcodes ?? t.size) + Math.round(extra))
+  const median = runs ? runsMeanMedian(runs).median : meanMedian(t.counts.slice(0, t.size)).median
   return {
     tag,
     distinct,

@@ -13,7 +13,13 @@ import { BarcodeCounter, inSample } from './barcodeCounter'
 import { CountTable, hash2, hash4, hashWords } from './countTable'
 import { newHll } from './hll'
 import { copyWords } from './keys'
-import { PairPartitions, anyPairsLeftOut, forEachPartitionPair, partitionBarcodes } from './pairPartitions'
+import {
+  PairPartitions,
+  anyPairsLeftOut,
+  forEachPartitionPair,
+  partitionBarcodeTable,
+  partitionBarcodes,
+} from './pairPartitions'
 import type { BarcodeUmiOptions, BarcodeUmiShape, PartitionState, StateExport, StatsState } from './types'
 
 const PAIR_SEED = 0x1b873593
@@ -281,8 +287,7 @@ export class BarcodeUmiCounts {
     const noPairs = new CountTable(this.keyWords + 2, 0, 0).exportState()
     if (this.partitions) {
       const s = this.partitions.exportState(what)
-      const { keys, counts } = partitionBarcodes(s)
-      const table = { keyWords: 2, size: counts.length, keys, counts }
+      const table = partitionBarcodeTable(s)
       return { barcodes: [{ table, hll: newHll(), untrackedRecords: 0 }], pairs: noPairs, pairShift: 0, partitions: s }
     }
     this.moveCountsToBarcodes()
@@ -295,7 +300,7 @@ export class BarcodeUmiCounts {
   }
 
   /** Merges the spilled exact pairs now (PairPartitions.settle). */
-  settle(what: 'figures' | 'whole'): void {
+  settle(what: Exclude<StateExport, 'partial'>): void {
     this.partitions?.settle(what)
   }
 

@@ -1,6 +1,9 @@
 /** Small figure helpers of the statistics JSON: mean and median, top lists. */
 import type { MeanMedian, Ranked } from './types'
 
+/** Entries of each top list of the JSON. */
+export const DEFAULT_TOP = 20
+
 /** Counts past this are sorted by comparison (a histogram of them would cost more than it saves). */
 const HISTOGRAM_LIMIT = 1 << 22
 

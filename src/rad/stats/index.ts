@@ -10,15 +10,9 @@ export {
   DEFAULT_MAX_PAIRS,
   DEFAULT_TOP,
 } from './accumulator'
-export {
-  statsJson,
-  barcodeCountsDescending,
-  barcodeTsv,
-  statsTsvText,
-  umisPerBarcode,
-  meanMedian,
-  topRanked,
-} from './json'
+export { statsJson, barcodeRuns, barcodeTsv, statsTsvText, umisPerBarcode, meanMedian, topRanked } from './json'
 export { barcodesAtLeast, matchBarcodeSet } from './barcodeSet'
 export type { BarcodeSet } from './barcodeSet'
 export { kneeDistance, kneeIndex, expectCellsCutoff, forceCellsCutoff } from './knee'
+export { runsOf } from './countRuns'
+export type { CountRuns, Descending } from './countRuns'

@@ -4,14 +4,14 @@ import type { Semantics } from '../semantics'
 import type { Prelude } from '../types'
 import { Histogram } from './countTable'
 import { DEFAULT_TOP, ORIENTATIONS } from './accumulator'
-import { barcodeCountsDescending, barcodeStats } from './barcodeJson'
+import { barcodeRuns, barcodeStats } from './barcodeJson'
 import { meanMedian, topRanked } from './figures'
 import { expectCellsCutoff, forceCellsCutoff, kneeDistance } from './knee'
 import { umiStats } from './umiJson'
 import type { ChunkStats, HistogramState, StatsJson, StatsOptions, StatsState } from './types'
 
 export { meanMedian, topRanked } from './figures'
-export { barcodeCountsDescending, barcodeTsv, statsTsvText } from './barcodeJson'
+export { barcodeRuns, barcodeTsv, statsTsvText } from './barcodeJson'
 export { umisPerBarcode } from './umiJson'
 
 /** alevin-fry's documented example value for --expect-cells / --force-cells when the caller gives none. */
@@ -106,7 +106,7 @@ export function statsJson(state: StatsState, prelude: Prelude, sem: Semantics, o
   let barcodes: StatsJson['barcodes'] = null
   if (combined) {
     const tag = sem.barcodes.map((f) => f.name).join('+')
-    barcodes = barcodeStats(combined, tag, sem, levels, barcodeRecords, top, barcodeCountsDescending(state))
+    barcodes = barcodeStats(combined, tag, sem, levels, barcodeRecords, top, barcodeRuns(state))
     if (state.barcodes.length > 1) {
       barcodes.levels = state.barcodes
         .slice(1)
@@ -115,7 +115,7 @@ export function statsJson(state: StatsState, prelude: Prelude, sem: Semantics, o
   }
   // A file with a UMI tag has UMI figures, zeros when it has no records.
   const umis = combined && sem.umi ? umiStats(state) : null
-  const desc = barcodeCountsDescending(state)
+  const desc = barcodeRuns(state)
   const knee = combined ? (kneeDistance(desc) ?? null) : null
   const json: StatsJson = {
     assay: sem.assay,

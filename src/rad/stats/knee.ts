@@ -2,45 +2,61 @@
  * Cell-calling cut-offs on the barcode-rank curve (docs/stats.md "Knee"):
  * the knee-distance method of UMI-tools as docs/stats.md states it, and
  * alevin-fry generate-permit-list's --expect-cells and --force-cells.
- * Input: records per barcode, sorted descending.
+ * Input: records per barcode, descending, as a list or as runs of equal counts (countRuns.ts).
  */
+import { countAtRank, forEachRun, prefixRuns, runsOf } from './countRuns'
+import type { CountRuns, Descending } from './countRuns'
 import type { Cutoff } from './types'
 
-/** The index farthest from the line through the first and last points of the normalised cumulative curve (ties: the later). */
-function farthestIndex(cum: Float64Array, n: number): number {
-  const total = cum[n - 1]!
-  const x1 = 0
-  const y1 = cum[0]! / total
+/** A run whose distance changes by less than this end to end is flat: its points differ by rounding only. */
+const FLAT = 1e-12
+
+/**
+ * The index farthest from the line through the first and last points of the normalised cumulative
+ * curve (ties: the later). Within a run of equal counts the cumulative sum grows linearly, so the
+ * distance is |a linear function| there and its largest value is at one of the run's ends: only
+ * those are looked at (a run of a million barcodes costs two points). A run parallel to the line
+ * (its points all equally far, but for rounding) is looked at whole, so the rounding picks the same
+ * point as a walk over every barcode (alevin-fry's).
+ */
+function farthestIndex(r: CountRuns): number {
+  const n = r.barcodes
+  const total = r.total
+  const y1 = r.values[0]! / total
   const x2 = (n - 1) / n
-  const y2 = 1
-  const dx = x2 - x1
-  const dy = y2 - y1
+  const dx = x2
+  const dy = 1 - y1
+  const norm = Math.hypot(dy, dx)
   let best = -1
   let at = 0
-  for (let i = 0; i < n; i++) {
-    // |dy·x − dx·y + x2·y1 − y2·x1|; the common denominator √(dx²+dy²) does not change the argmax.
-    const d = Math.abs(dy * (i / n) - dx * (cum[i]! / total) + x2 * y1 - y2 * x1)
+  const look = (i: number, cum: number): void => {
+    // |dy·x − dx·y + x2·y1 − y2·x1| / |(dx, dy)|, with x1 = 0 and y2 = 1 (docs/stats.md, "Knee").
+    const d = Math.abs(dy * (i / n) - dx * (cum / total) + x2 * y1) / norm
     if (d >= best) {
       best = d
       at = i
     }
   }
+  forEachRun(r, (start, end, value, before) => {
+    const flat = Math.abs(dy / n - (dx * value) / total) * (end - start) < FLAT
+    if (flat) for (let i = start; i < end; i++) look(i, before + value * (i - start + 1))
+    else {
+      look(start, before + value)
+      if (end - 1 > start) look(end - 1, before + value * (end - start))
+    }
+  })
   return at
 }
 
-function cutoffAt(countsDesc: ArrayLike<number>, index: number, minCount: number): Cutoff {
+function cutoffAt(r: CountRuns, index: number, minCount: number): Cutoff {
   let cells = 0
   let kept = 0
-  let total = 0
-  for (let i = 0; i < countsDesc.length; i++) {
-    const c = countsDesc[i]!
-    total += c
-    if (c >= minCount) {
-      cells++
-      kept += c
-    }
-  }
-  return { index, cells, minCount, readsShare: total > 0 ? kept / total : 0 }
+  forEachRun(r, (start, end, value) => {
+    if (value < minCount) return
+    cells += end - start
+    kept += value * (end - start)
+  })
+  return { index, cells, minCount, readsShare: r.total > 0 ? kept / r.total : 0 }
 }
 
 /**
@@ -49,16 +65,13 @@ function cutoffAt(countsDesc: ArrayLike<number>, index: number, minCount: number
  * again on the prefix of length max(2, min(N, 5·index)) until the index stops
  * moving, at most 100 rounds. Undefined with fewer than 2 barcodes.
  */
-export function kneeIndex(countsDesc: ArrayLike<number>, maxRounds = 100): number | undefined {
-  const n = countsDesc.length
-  if (n < 2) return undefined
-  const cum = new Float64Array(n)
-  let acc = 0
-  for (let i = 0; i < n; i++) cum[i] = acc += countsDesc[i]!
-  if (acc === 0) return undefined
-  let index = farthestIndex(cum, n)
+export function kneeIndex(counts: Descending, maxRounds = 100): number | undefined {
+  const r = runsOf(counts)
+  const n = r.barcodes
+  if (n < 2 || r.total === 0) return undefined
+  let index = farthestIndex(r)
   for (let round = 0; round < maxRounds; round++) {
-    const next = farthestIndex(cum, Math.max(2, Math.min(n, 5 * index)))
+    const next = farthestIndex(prefixRuns(r, Math.max(2, Math.min(n, 5 * index))))
     if (next === index) break
     index = next
   }
@@ -66,27 +79,28 @@ export function kneeIndex(countsDesc: ArrayLike<number>, maxRounds = 100): numbe
 }
 
 /** The knee cut-off: the barcodes with at least as many records as the knee's rank (alevin-fry keeps ties). */
-export function kneeDistance(countsDesc: ArrayLike<number>): Cutoff | undefined {
-  const index = kneeIndex(countsDesc)
-  return index === undefined ? undefined : cutoffAt(countsDesc, index, countsDesc[index]!)
+export function kneeDistance(counts: Descending): Cutoff | undefined {
+  const r = runsOf(counts)
+  const index = kneeIndex(r)
+  return index === undefined ? undefined : cutoffAt(r, index, countAtRank(r, index))
 }
 
 /** alevin-fry --force-cells K: the barcodes with at least as many records as rank K−1 (or the last). */
-export function forceCellsCutoff(countsDesc: ArrayLike<number>, k: number): Cutoff | undefined {
-  const n = countsDesc.length
-  if (n === 0 || k < 1) return undefined
-  const index = Math.min(n - 1, k - 1)
-  return cutoffAt(countsDesc, index, countsDesc[index]!)
+export function forceCellsCutoff(counts: Descending, k: number): Cutoff | undefined {
+  const r = runsOf(counts)
+  if (r.barcodes === 0 || k < 1) return undefined
+  const index = Math.min(r.barcodes - 1, k - 1)
+  return cutoffAt(r, index, countAtRank(r, index))
 }
 
 /**
  * alevin-fry --expect-cells E: robust rank round(0.99·E) (at most the last),
  * threshold max(1, round(count there / 10)).
  */
-export function expectCellsCutoff(countsDesc: ArrayLike<number>, expected: number): Cutoff | undefined {
-  const n = countsDesc.length
-  if (n === 0 || expected < 1) return undefined
-  const index = Math.min(n - 1, Math.round(expected * 0.99))
-  const minCount = Math.max(1, Math.round(countsDesc[index]! / 10))
-  return cutoffAt(countsDesc, index, minCount)
+export function expectCellsCutoff(counts: Descending, expected: number): Cutoff | undefined {
+  const r = runsOf(counts)
+  if (r.barcodes === 0 || expected < 1) return undefined
+  const index = Math.min(r.barcodes - 1, Math.round(expected * 0.99))
+  const minCount = Math.max(1, Math.round(countAtRank(r, index) / 10))
+  return cutoffAt(r, index, minCount)
 }

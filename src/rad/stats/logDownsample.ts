@@ -4,6 +4,8 @@
  * pixel column covers a constant ratio of ranks there. Pure and DOM-free:
  * the stats pass calls it in a worker and sends only the points.
  */
+import { forEachRun, runsOf } from './countRuns'
+import type { Descending } from './countRuns'
 
 /** Points of the rank curve: rank (1-based), reads at that rank, and reads of ranks 1..rank. */
 export interface RankCurve {
@@ -35,43 +37,25 @@ export function logRanks(n: number, points: number, keep: readonly number[] = []
 }
 
 /**
- * Samples a descending reads-per-barcode array at log-spaced ranks (the
- * curve is monotone, so no extreme between two samples is lost), with the
- * exact cumulative reads at each: one O(N) pass (10^7 barcodes: ~20 ms).
+ * Samples the counts per barcode, descending, at log-spaced ranks (the curve is monotone, so no
+ * extreme between two samples is lost), with the exact cumulative reads at each: one walk over
+ * the runs of equal counts (countRuns.ts), however many barcodes they hold.
  */
-export function logDownsample(
-  descending: ArrayLike<number>,
-  points = RANK_CURVE_POINTS,
-  keep: readonly number[] = [],
-): RankCurve {
-  const n = descending.length
-  const ranks = logRanks(n, points, keep)
-  const rank = new Float64Array(ranks.length)
+export function logDownsample(counts: Descending, points = RANK_CURVE_POINTS, keep: readonly number[] = []): RankCurve {
+  const runs = runsOf(counts)
+  const ranks = logRanks(runs.barcodes, points, keep)
+  const rank = Float64Array.from(ranks)
   const count = new Float64Array(ranks.length)
   const cumulative = new Float64Array(ranks.length)
-  const sum = sumSegments(descending, ranks, count, cumulative)
-  rank.set(ranks)
-  return { rank, count, cumulative, barcodes: n, total: sum }
-}
-
-/** Fills count[j] and cumulative[j] for each 1-based rank; returns the total. One tight loop per segment (10^7 barcodes: ~10 ms). */
-function sumSegments(
-  descending: ArrayLike<number>,
-  ranks: readonly number[],
-  count: Float64Array,
-  cumulative: Float64Array,
-): number {
-  const n = descending.length
-  let sum = 0
-  let i = 0
-  for (let j = 0; j < ranks.length; j++) {
-    const r = ranks[j] as number
-    for (; i < r; i++) sum += descending[i] as number
-    count[j] = descending[r - 1] as number
-    cumulative[j] = sum
-  }
-  for (; i < n; i++) sum += descending[i] as number
-  return sum
+  let j = 0
+  forEachRun(runs, (start, end, value, before) => {
+    // 1-based rank r is 0-based index r − 1: in this run while r ≤ end.
+    for (; j < ranks.length && ranks[j]! <= end; j++) {
+      count[j] = value
+      cumulative[j] = before + value * (ranks[j]! - start)
+    }
+  })
+  return { rank, count, cumulative, barcodes: runs.barcodes, total: runs.total }
 }
 
 /** The point at or just below `rank` (the cut-off snaps to drawn points, whose figures are exact). */

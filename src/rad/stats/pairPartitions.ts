@@ -16,6 +16,7 @@ import { BUCKETS, bucketOf, emptyPartitions, mergeFigures, mergeLists, setBucket
 import type { BucketLists } from './partitionLists'
 import { oddPairs, oddWords, pairsLeftOut, recount } from './partitionFigures'
 import { PairCountingCore } from './pairCountingCore'
+import { DigestBuilder, foldIntoDigest, mergeDigests } from './barcodeDigest'
 import { SpilledRuns } from './spilledRuns'
 import type { SpillOptions } from './spilledRuns'
 import type { PartitionState, StateExport } from './types'
@@ -24,6 +25,7 @@ export { BUCKET_BITS, barcodeOf, emptyPartitions } from './partitionLists'
 export {
   anyPairsLeftOut,
   forEachPartitionPair,
+  partitionBarcodeTable,
   partitionBarcodes,
   partitionBuffers,
   partitionFigures,
@@ -139,6 +141,9 @@ export class PairPartitions {
         s.oddCounts[b] = oddPairs(s, b)
       }
     }
+    // A copy: the export may be posted away (its buffers transferred) while this counter goes on.
+    if (this.state.digest) s.digest = mergeDigests(this.state.digest)
+    if (what === 'digest') foldIntoDigest(s)
     recount(s)
     if (this.approximateIn) s.approximate = true
     return s
@@ -154,22 +159,32 @@ export class PairPartitions {
   private exportSpilled(runs: SpilledRuns, what: StateExport): PartitionState {
     this.core.flush()
     const s = emptyPartitions()
+    // `digest`: each bucket folded as soon as it is merged, so one bucket's lists are held at once.
+    const digest = what === 'digest' ? new DigestBuilder() : undefined
+    if (this.state.digest && digest) digest.addDigest(this.state.digest)
+    else if (this.state.digest) s.digest = mergeDigests(this.state.digest)
     for (let b = 0; b < BUCKETS; b++) {
       if (pairsLeftOut(this.state, b)) {
         // Another owner's figures (its buckets, not this one's): taken as they are.
         if (runs.has(b) || this.core.bucketCounted(b)) {
           throw new Error(`internal: bucket ${String(b)} merged without its pairs`)
         }
-        setBucket(s, b, bucketOf(this.state, b))
-        s.oddCounts[b] = this.state.oddCounts[b]!
+        if (digest) digest.addBucket(b, bucketOf(this.state, b), this.state.oddCounts[b]!)
+        else setBucket(s, b, bucketOf(this.state, b))
+        s.oddCounts[b] = digest ? 0 : this.state.oddCounts[b]!
         continue
       }
       const lists = runs.merged(b, [this.core.bucketLists(b, true), bucketOf(this.state, b)])
       this.core.dropBucket(b)
       if (!lists) continue
+      if (digest) {
+        digest.addBucket(b, lists, oddWords(lists.umis))
+        continue
+      }
       setBucket(s, b, what === 'whole' ? lists : { ...lists, umis: new Uint32Array(0) })
       s.oddCounts[b] = oddWords(lists.umis)
     }
+    if (digest) s.digest = digest.digest()
     recount(s)
     runs.spills = 0
     this.setState(s)
@@ -181,7 +196,7 @@ export class PairPartitions {
    * pass; several counters settle side by side): a later export is then a copy. `figures` leaves
    * the pairs' UMIs out, as its export would.
    */
-  settle(what: 'figures' | 'whole'): void {
+  settle(what: Exclude<StateExport, 'partial'>): void {
     const runs = this.spilledRuns
     if (runs) this.exportSpilled(runs, what)
   }
@@ -192,6 +207,9 @@ export class PairPartitions {
       setBucket(this.state, b, bucketOf(s, b))
       this.state.oddCounts[b] = s.oddCounts[b]!
     }
+    // Its own copy: `s` is handed to the caller, whose buffers may be transferred.
+    if (s.digest) this.state.digest = mergeDigests(s.digest)
+    else delete this.state.digest
     recount(this.state)
   }
 
@@ -210,6 +228,7 @@ export class PairPartitions {
       setBucket(s, b, lists)
       s.oddCounts[b] = spilled.odd + this.core.bucketOddPairs(b) + this.state.oddCounts[b]!
     }
+    if (this.state.digest) s.digest = mergeDigests(this.state.digest)
     recount(s)
     s.approximate = true
     return s
@@ -228,6 +247,7 @@ export class PairPartitions {
   merge(other: PartitionState): void {
     const s = this.state
     if (other.approximate) this.approximateIn = true
+    if (other.digest) s.digest = mergeDigests(s.digest, other.digest)
     for (let b = 0; b < BUCKETS; b++) {
       if (other.barcodes[b]!.length === 0) continue
       const mine = s.barcodes[b]!.length > 0

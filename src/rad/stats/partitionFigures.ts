@@ -3,8 +3,9 @@
  * pairs and buffers, and its copy without the pairs for a partial report (docs/adr/0009, fourth
  * and eighth rounds). Barcodes come in bucket order, then each bucket's order.
  */
+import { digestBuffers, mergeDigests } from './barcodeDigest'
 import { BUCKETS, barcodeOf, bucketOf } from './partitionLists'
-import type { PartitionState } from './types'
+import type { CountTableState, PartitionState } from './types'
 
 /** Counts of a state from its lists. */
 export function recount(s: PartitionState): void {
@@ -14,8 +15,8 @@ export function recount(s: PartitionState): void {
     pairs += pairsLeftOut(s, b) ? s.umiCounts[b]!.reduce((sum, n) => sum + n, 0) : s.umis[b]!.length
     barcodes += s.barcodes[b]!.length
   }
-  s.pairCount = pairs
-  s.barcodeCount = barcodes
+  s.pairCount = pairs + (s.digest?.pairs ?? 0)
+  s.barcodeCount = barcodes + (s.digest?.barcodes ?? 0)
 }
 
 /** The figures of a state's pairs, barcodes in bucket order (as `partitionBarcodes` lists them). */
@@ -28,8 +29,10 @@ export interface PartitionFigures {
 
 /** Each barcode (one word and a zero high word, as CountTableState keys) and its reads. */
 export function partitionBarcodes(s: PartitionState): { keys: Uint32Array; counts: Float64Array } {
-  const keys = new Uint32Array(2 * s.barcodeCount)
-  const counts = new Float64Array(s.barcodeCount)
+  // The barcodes listed: those folded into a digest are counted in barcodeCount but not here.
+  const listed = s.barcodes.reduce((n, codes) => n + codes.length, 0)
+  const keys = new Uint32Array(2 * listed)
+  const counts = new Float64Array(listed)
   let o = 0
   for (let b = 0; b < BUCKETS; b++) {
     const codes = s.barcodes[b]!
@@ -39,7 +42,26 @@ export function partitionBarcodes(s: PartitionState): { keys: Uint32Array; count
   return { keys, counts }
 }
 
+/**
+ * The barcode table of a state (StatsState.barcodes[0]): its listed barcodes, then its digest's
+ * top barcodes (ADR 0016), which are all the top lists need of the barcodes folded there.
+ */
+export function partitionBarcodeTable(s: PartitionState): CountTableState {
+  const { keys, counts } = partitionBarcodes(s)
+  const d = s.digest
+  if (!d || d.topBarcodes.length === 0) return { keyWords: 2, size: counts.length, keys, counts }
+  const n = counts.length + d.topBarcodes.length
+  const allKeys = new Uint32Array(2 * n)
+  allKeys.set(keys)
+  d.topBarcodes.forEach((barcode, i) => (allKeys[2 * (counts.length + i)] = barcode))
+  const allCounts = new Float64Array(n)
+  allCounts.set(counts)
+  allCounts.set(d.topReads, counts.length)
+  return { keyWords: 2, size: n, keys: allKeys, counts: allCounts }
+}
+
 export function partitionFigures(s: PartitionState): PartitionFigures {
+  if (s.digest) throw new Error('internal: per-barcode figures asked of barcodes folded into a digest')
   const umis = new Float64Array(s.barcodeCount)
   let odd = 0
   let base = 0
@@ -56,6 +78,7 @@ export function forEachPartitionPair(
   s: PartitionState,
   visit: (barcode: number, umi: number, odd: boolean) => void,
 ): void {
+  if (s.digest) throw new Error('internal: the pairs of buckets folded into a digest')
   for (let b = 0; b < BUCKETS; b++) {
     if (pairsLeftOut(s, b)) throw new Error(`internal: bucket ${String(b)}'s pairs were left out`)
     const { barcodes, umiCounts, umis } = bucketOf(s, b)
@@ -83,8 +106,9 @@ export function pairsLeftOut(s: PartitionState, b: number): boolean {
   return s.umis[b]!.length === 0 && s.umiCounts[b]!.length > 0
 }
 
-/** Whether any bucket's pairs were left out of this copy of a state. */
+/** Whether any bucket's pairs were left out of this copy of a state (or folded into its digest). */
 export function anyPairsLeftOut(s: PartitionState): boolean {
+  if (s.digest) return true
   for (let b = 0; b < BUCKETS; b++) if (pairsLeftOut(s, b)) return true
   return false
 }
@@ -103,6 +127,7 @@ export function withoutPairs(s: PartitionState): PartitionState {
     oddCounts: s.oddCounts.slice(),
     pairCount: s.pairCount,
     barcodeCount: s.barcodeCount,
+    ...(s.digest ? { digest: mergeDigests(s.digest) } : {}),
     ...(s.approximate ? { approximate: true } : {}),
   }
 }
@@ -112,4 +137,5 @@ export function partitionBuffers(s: PartitionState): ArrayBuffer[] {
   return [...s.barcodes, ...s.reads, ...s.umiCounts, ...s.umis, s.oddCounts]
     .map((a) => a.buffer as ArrayBuffer)
     .filter((b) => b.byteLength > 0)
+    .concat(s.digest ? digestBuffers(s.digest) : [])
 }

@@ -9,8 +9,10 @@
 import { fmtInt } from '../errors'
 import type { Prelude } from '../types'
 import type { Semantics } from '../semantics'
-import { barcodeCountsDescending, statsJson } from './json'
+import { barcodeRuns, statsJson } from './json'
 import { statsJsonProblem } from './jsonShape'
+import { runsOf } from './countRuns'
+import type { Descending } from './countRuns'
 import { RANK_CURVE_POINTS, logDownsample } from './logDownsample'
 import type { RankCurve } from './logDownsample'
 import type { StatsJson, StatsState } from './types'
@@ -27,17 +29,18 @@ export interface StatsReport {
 }
 
 /** The rank curve of reads per barcode, descending, thinned for the plot with the JSON's cut-offs kept exactly. */
-export function rankCurveOf(descending: ArrayLike<number>, json: StatsJson): RankCurve | undefined {
-  if (descending.length === 0) return undefined
+export function rankCurveOf(descending: Descending, json: StatsJson): RankCurve | undefined {
+  const runs = runsOf(descending)
+  if (runs.barcodes === 0) return undefined
   const c = json.cutoffs
   const exact = [c?.knee?.cells, c?.expect_cells?.cells, c?.force_cells?.cells].filter((n) => n !== undefined)
-  return logDownsample(descending, RANK_CURVE_POINTS, exact)
+  return logDownsample(runs, RANK_CURVE_POINTS, exact)
 }
 
 /** The finished report of an accumulator's state: the same JSON and curve the page's pass shows (statsWorker.ts). */
 export function statsReportOf(state: StatsState, prelude: Prelude, sem: Semantics): StatsReport {
   const json = statsJson(state, prelude, sem)
-  return { json, curve: rankCurveOf(barcodeCountsDescending(state), json) }
+  return { json, curve: rankCurveOf(barcodeRuns(state), json) }
 }
 
 /** A report as the section holds it: JSON, the curve's typed arrays as lists, and `writer` when given. */

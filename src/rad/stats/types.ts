@@ -201,9 +201,31 @@ export interface BarcodeTableState {
  * What an exported state holds (StatsAccumulator.exportState): `whole`, every exact pair (to merge
  * with a state of the same buckets); `figures`, every figure exact but the pairs' UMIs left out
  * (withoutPairs: ~16 bytes a barcode, where the pairs are ~4 bytes each); `partial`, the same for
- * a report on the way, whose exact figures may lag the records by up to `pendingKeys` reads.
+ * a report on the way, whose exact figures may lag the records by up to `pendingKeys` reads;
+ * `digest`, every figure exact but the barcodes folded into distributions (BarcodeDigest: no row
+ * per barcode, for a pass that needs neither the per-barcode TSV nor the cells; ADR 0016).
  */
-export type StateExport = 'whole' | 'figures' | 'partial'
+export type StateExport = 'whole' | 'figures' | 'partial' | 'digest'
+
+/**
+ * Barcodes of exact partitions folded into what the figures need (barcodeDigest.ts, ADR 0016):
+ * how many barcodes have each number of reads and of distinct UMIs (the means, medians, knee,
+ * cut-offs and rank curve come from these), and the barcodes with the most reads (the top list).
+ * A few kilobytes, where a row per barcode costs 16 bytes and more at every step.
+ */
+export interface BarcodeDigest {
+  /** Barcodes by their reads. */
+  reads: HistogramState
+  /** Barcodes by their distinct UMIs. */
+  umis: HistogramState
+  /** The DIGEST_TOP barcodes with the most reads (ties: the smaller barcode), and their reads. */
+  topBarcodes: Uint32Array
+  topReads: Float64Array
+  barcodes: number
+  pairs: number
+  /** Pairs with an odd number of reads (Good–Toulmin), of the folded buckets. */
+  odd: number
+}
 
 export interface PartitionState {
   barcodes: Uint32Array[]
@@ -215,6 +237,8 @@ export interface PartitionState {
   oddCounts: Float64Array
   pairCount: number
   barcodeCount: number
+  /** Buckets folded into distributions (StateExport `digest`): their lists are empty and their oddCounts 0 here. */
+  digest?: BarcodeDigest
   /**
    * A partial report of a counter that spilled (spilledRuns.ts): barcodes and reads exact, but
    * pairs, distinct UMIs and Good–Toulmin summed over the spilled parts (upper bounds until the end).

@@ -1,9 +1,10 @@
 /** The UMI figures of the statistics JSON (docs/stats.md): exact from partitions, else from the pair table. */
-import { countTableFrom } from './countTable'
+import { Histogram, countTableFrom } from './countTable'
+import { runsMeanMedian, runsOfHistogram } from './countRuns'
 import { meanMedian } from './figures'
 import { partitionFigures } from './pairPartitions'
 import type { PartitionFigures } from './pairPartitions'
-import type { PartitionState, StatsState, UmiStats } from './types'
+import type { MeanMedian, PartitionState, StatsState, UmiStats } from './types'
 
 /**
  * Distinct UMIs per barcode of the combined table (scaled by the sampling
@@ -70,16 +71,37 @@ export function umiStats(state: StatsState): UmiStats {
  * that spilled sums its pairs over the spilled parts (`approximate`: upper bounds, not exact).
  */
 function exactUmiStats(state: StatsState, s: PartitionState): UmiStats {
-  const f = figuresOf(s)
+  const { perBarcode, goodToulmin } = exactUmiFigures(s)
   const distinct = s.pairCount
   return {
     distinct_pairs: distinct,
-    per_barcode: meanMedian(f.umis),
+    per_barcode: perBarcode,
     duplication_rate: distinct > 0 ? state.records / distinct : 0,
     sequencing_saturation: state.records > 0 ? 1 - distinct / state.records : 0,
-    good_toulmin_2x: f.goodToulmin,
+    good_toulmin_2x: goodToulmin,
     exact: s.approximate !== true,
     sampling_rate: 1,
     relative_error: 0,
   }
+}
+
+/**
+ * Distinct UMIs per barcode (mean, median) and Good–Toulmin of exact partitions: from each
+ * barcode's count, or from the digest's histogram with the barcodes still listed (ADR 0016).
+ */
+function exactUmiFigures(s: PartitionState): { perBarcode: MeanMedian; goodToulmin: number } {
+  const digest = s.digest
+  if (!digest) {
+    const f = figuresOf(s)
+    return { perBarcode: meanMedian(f.umis), goodToulmin: f.goodToulmin }
+  }
+  const hist = new Histogram(digest.umis.dense.length)
+  hist.addState(digest.umis)
+  let odd = digest.odd
+  for (let b = 0; b < s.umiCounts.length; b++) {
+    const counts = s.umiCounts[b]!
+    for (let i = 0; i < counts.length; i++) hist.add(counts[i]!)
+    odd += s.oddCounts[b]!
+  }
+  return { perBarcode: runsMeanMedian(runsOfHistogram(hist.exportState())), goodToulmin: 2 * odd - s.pairCount }
 }

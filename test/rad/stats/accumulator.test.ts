@@ -7,10 +7,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import {
-  barcodeCountsDescending,
+  barcodeRuns,
   barcodeTsv,
   createStatsAccumulator,
   mergeStates,
+  DEFAULT_TOP,
   statsJson,
   statsTransferables,
   umisPerBarcode,
@@ -152,7 +153,9 @@ describe('single-cell statistics on a file with known figures', () => {
   it('knee and cut-offs come from the barcode counts, descending', async () => {
     const r = await readRad(radBytes(salmonScRna(READS, 3)))
     const state = accumulate(r)
-    expect([...barcodeCountsDescending(state)]).toEqual([3, 2, 2, 1])
+    const runs = barcodeRuns(state)
+    expect([...runs.values]).toEqual([3, 2, 1])
+    expect([...runs.lengths]).toEqual([1, 2, 1])
     const s = statsJson(state, r.prelude, r.sem, { expectCells: 1, forceCells: 1 })
     expect(s.knee).toBe(s.cutoffs?.knee?.cells)
     expect(s.cutoffs?.force_cells).toMatchObject({ index: 0, cells: 1, minCount: 3 })
@@ -361,7 +364,7 @@ describe('past the memory budget: spilled, and exact', () => {
   it('the salmon fixture with a budget of a few KB: the same JSON as in memory, pairs or not in the export', async () => {
     const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
     const exact = statsJson(accumulate(r), r.prelude, r.sem)
-    for (const what of ['whole', 'figures'] as const) {
+    for (const what of ['whole', 'figures', 'digest'] as const) {
       const store = new MemorySpillStore()
       // maxExactPairs would sample the pairs past 3,000 without a spill store.
       const acc = createStatsAccumulator(r.prelude, r.sem, {
@@ -374,6 +377,20 @@ describe('past the memory budget: spilled, and exact', () => {
       expect(statsJson(acc.exportState(what), r.prelude, r.sem)).toEqual(exact)
     }
     expect(exact.exact).toBe(true)
+  })
+
+  it('folded into a digest (ADR 0016): the same JSON and rank curve, and no row per barcode kept', async () => {
+    const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
+    const whole = accumulate(r)
+    const acc = createStatsAccumulator(r.prelude, r.sem, { spill: { store: new MemorySpillStore(), budget: 8192 } })
+    for (const c of r.chunks) acc.addChunk(c)
+    const digest = acc.exportState('digest')
+    expect(statsJson(digest, r.prelude, r.sem)).toEqual(statsJson(whole, r.prelude, r.sem))
+    expect(barcodeRuns(digest)).toEqual(barcodeRuns(whole))
+    expect(digest.partitions?.digest?.barcodes).toBe(statsJson(whole, r.prelude, r.sem).barcodes?.distinct)
+    // The table keeps the top list's barcodes only; the per-barcode TSV cannot be made of it.
+    expect(digest.barcodes[0]!.table.size).toBeLessThanOrEqual(DEFAULT_TOP)
+    expect(() => barcodeTsv(digest, r.sem, null)).toThrow(/digest/)
   })
 })
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { expectCellsCutoff, forceCellsCutoff, kneeDistance, kneeIndex } from '../../../src/rad/stats'
+import { expectCellsCutoff, forceCellsCutoff, kneeDistance, kneeIndex, runsOf } from '../../../src/rad/stats'
 
 /**
  * The issue's text, step by step, with plain arrays:
@@ -75,6 +75,24 @@ describe('kneeDistance', () => {
       fc.property(fc.array(fc.integer({ min: 1, max: 100_000 }), { minLength: 2, maxLength: 300 }), (counts) => {
         const desc = [...counts].sort((a, b) => b - a)
         expect(kneeIndex(desc)).toBe(referenceKnee(counts))
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('agrees with the reference on curves of long runs of equal counts, given as a list or as runs', () => {
+    // Few distinct counts: the runs are long, and only their ends are looked at (knee.ts).
+    const runsArb = fc.array(fc.tuple(fc.integer({ min: 1, max: 2000 }), fc.integer({ min: 1, max: 400 })), {
+      minLength: 1,
+      maxLength: 12,
+    })
+    fc.assert(
+      fc.property(runsArb, (runs) => {
+        const counts = runs.flatMap(([value, length]) => Array<number>(length).fill(value))
+        fc.pre(counts.length >= 2)
+        const desc = [...counts].sort((a, b) => b - a)
+        expect(kneeIndex(desc)).toBe(referenceKnee(counts))
+        expect(kneeIndex(runsOf(desc))).toBe(referenceKnee(counts))
       }),
       { numRuns: 300 },
     )

@@ -36,29 +36,20 @@ describe('logDownsample', () => {
     }
   })
 
-  it('thins 10 million barcodes to the point budget at the speed of one summing loop (~10 ms when the machine is quiet)', () => {
+  it('thins 10 million barcodes to the point budget, with exact sums (its speed is in the bench)', () => {
     const n = 10_000_000
     const desc = new Uint32Array(n)
     for (let i = 0; i < n; i++) desc[i] = Math.max(1, Math.floor(1e6 / (i + 1)))
-    // Best of 5 against a bare sum of the same array, both warmed: this machine is shared, so the
-    // bound is relative (≤ 2× one loop) with an absolute ceiling far under the 100 ms the plot may take.
-    let ms = Infinity
-    let loop = Infinity
-    let c = logDownsample(desc, 2000)
-    for (let run = 0; run < 5; run++) {
-      let t = performance.now()
-      c = logDownsample(desc, 2000)
-      ms = Math.min(ms, performance.now() - t)
-      t = performance.now()
-      let sum = 0
-      for (let i = 0; i < n; i++) sum += desc[i] as number
-      loop = Math.min(loop, performance.now() - t)
-      expect(sum).toBe(c.total)
-    }
+    // Speed lives in the benchmarks (no timed unit test): here the figures of a 10M-barcode curve.
+    const c = logDownsample(desc, 2000)
+    let sum = 0
+    for (let i = 0; i < n; i++) sum += desc[i] as number
+    expect(c.total).toBe(sum)
+    const at = c.rank.length - 1
+    expect(c.cumulative[at]).toBe(sum)
+    expect(c.count[at]).toBe(desc[n - 1])
     expect(c.rank.length).toBeLessThanOrEqual(2001)
     expect(c.rank[c.rank.length - 1]).toBe(n)
-    expect(ms).toBeLessThan(Math.max(2 * loop, 20))
-    expect(ms).toBeLessThan(250)
   })
 })
 

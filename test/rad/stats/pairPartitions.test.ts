@@ -11,6 +11,9 @@ import {
   partitionFigures,
   withoutPairs,
 } from '../../../src/rad/stats/pairPartitions'
+import { DIGEST_TOP } from '../../../src/rad/stats/barcodeDigest'
+import { Histogram } from '../../../src/rad/stats/countTable'
+import type { HistogramState, PartitionState } from '../../../src/rad/stats/types'
 import { MemorySpillStore } from '../../helpers/memorySpill'
 
 function random(seed: number): () => number {
@@ -218,6 +221,63 @@ describe('pair partitions past their memory budget (spilled to a store)', () => 
     const sum = new PairPartitions()
     for (const o of owners) sum.merge(o.exportState('figures'))
     expect(partitionFigures(sum.exportState('figures'))).toEqual(partitionFigures(whole.exportState()))
+  })
+})
+
+/** The naive figures as a digest holds them: histograms of reads and UMIs per barcode, the top 20. */
+function naiveDigest(rows: Uint32Array) {
+  const want = naive(rows)
+  const histogram = (m: Map<number, number>): [number, number][] => {
+    const h = new Map<number, number>()
+    for (const v of m.values()) h.set(v, (h.get(v) ?? 0) + 1)
+    return [...h].sort((a, b) => a[0] - b[0])
+  }
+  const top = [...want.reads].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, DIGEST_TOP)
+  return { want, reads: histogram(want.reads), umis: histogram(want.umis), top }
+}
+
+function checkDigest(s: PartitionState, rows: Uint32Array): void {
+  const { want, reads, umis, top } = naiveDigest(rows)
+  const d = s.digest!
+  expect(s.barcodes.every((b) => b.length === 0)).toBe(true)
+  expect(d.barcodes).toBe(want.reads.size)
+  expect(d.pairs).toBe(want.pairs.size)
+  expect(s.pairCount).toBe(want.pairs.size)
+  expect(2 * d.odd - s.pairCount).toBe(want.gt)
+  const entries = (h: HistogramState): [number, number][] => {
+    const hist = new Histogram(h.dense.length)
+    hist.addState(h)
+    return hist.entries()
+  }
+  expect(entries(d.reads)).toEqual(reads)
+  expect(entries(d.umis)).toEqual(umis)
+  expect([...d.topBarcodes].map((b, i) => [b, d.topReads[i]])).toEqual(top)
+}
+
+describe('pair partitions folded into a digest (ADR 0016)', () => {
+  it('give the histograms, top list and Good–Toulmin of every barcode, spilled or not', () => {
+    const rows = rowsOf(30_000, 11)
+    const plain = new PairPartitions()
+    plain.addRows(rows, 4, 0, 30_000)
+    checkDigest(plain.exportState('digest'), rows)
+    const spilled = new PairPartitions(1, 0, 1000, { store: new MemorySpillStore(), budget: 2048 })
+    for (let from = 0; from < 30_000; from += 1500) spilled.addRows(rows, 4, from, from + 1500)
+    expect(spilled.spilled).toBe(true)
+    checkDigest(spilled.exportState('digest'), rows)
+  })
+
+  it('two owners` digests merge to one counter`s, and a second export gives it again', () => {
+    const rows = rowsOf(20_000, 12)
+    const owners = [0, 1].map((i) => new PairPartitions(2, i, 1000, { store: new MemorySpillStore(), budget: 1024 }))
+    for (let from = 0; from < 20_000; from += 2500) {
+      const o = (from / 2500) % 2
+      owners[o]!.addRows(rows, 4, from, from + 2500)
+      owners[1 - o]!.addPairs(owners[o]!.takeOutbox()[1 - o]!)
+    }
+    const sum = new PairPartitions()
+    for (const o of owners) sum.merge(o.exportState('digest'))
+    checkDigest(sum.exportState('digest'), rows)
+    checkDigest(sum.exportState('digest'), rows)
   })
 })
 
