@@ -143,3 +143,29 @@ test('a cached entry that fails to decode is dropped with a message, and the fil
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-source', 'scan')
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
 })
+
+test('an open file is written to the recent files once, not at every render (it looped for the whole session)', async ({
+  page,
+}) => {
+  // Counts the puts into the recent files' store (src/ui/persist/store.ts) from the page's start.
+  await page.addInitScript(() => {
+    const counts = { recent: 0 }
+    Object.assign(window, { radRecentPuts: counts })
+    const proto = IDBObjectStore.prototype
+    const put: IDBObjectStore['put'] = Reflect.get(proto, 'put')
+    proto.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if (this.name === 'recent') counts.recent++
+      return put.apply(this, args)
+    }
+  })
+  await page.goto('/')
+  await openAndKeep(page, PATH)
+  const puts = (): Promise<number> =>
+    page.evaluate(() => (window as unknown as { radRecentPuts: { recent: number } }).radRecentPuts.recent)
+  await expect.poll(puts).toBe(1)
+  // The page goes on (the panel, the table): still once, however long it is open.
+  await page.getByTestId('record-table').hover()
+  await expect(page.getByTestId('stats-panel')).toHaveAttribute('data-state', 'done')
+  await page.waitForTimeout(1000)
+  expect(await puts()).toBe(1)
+})

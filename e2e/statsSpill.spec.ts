@@ -46,3 +46,24 @@ test('spilled to the browser’s storage, the statistics are exact and the files
   await expect.poll(() => page.evaluate(spillFiles)).toEqual([])
   await expectAccessible(page, 'the statistics panel after a spilled pass')
 })
+
+test('a run of more barcodes than the page lists: exact figures from a digest, and the TSV says why it is not made', async ({
+  page,
+}) => {
+  // Two rows kept, all workers together: the fixture's barcodes are folded at the end (ADR 0016).
+  await page.addInitScript(() => {
+    Object.assign(window, { radStatsBudget: 4096, radStatsPending: 3000, radStatsRows: 2 })
+  })
+  await page.goto('/')
+  await page.getByTestId('file-input').setInputFiles(FILE)
+  const panel = page.getByTestId('stats-panel')
+  await expect(panel).toHaveAttribute('data-state', 'done', { timeout: 60_000 })
+  const download = page.waitForEvent('download')
+  await page.getByTestId('stats-save-json').click()
+  const saved = JSON.parse(readFileSync(must(await (await download).path()), 'utf8')) as unknown
+  expect(saved).toEqual(cliStats(FILE))
+  await page.getByTestId('stats-save-tsv').click()
+  await expect(panel.getByRole('alert')).toContainText('more than the page keeps one by one')
+  await expect(panel.getByRole('alert')).toContainText('rad stats FILE --tsv')
+  await expectAccessible(page, 'the statistics panel when the TSV cannot be made')
+})

@@ -29,6 +29,8 @@ export const RAD_ERROR_CODES = [
   'FETCH_FAILED',
   'WORKER_FAILED',
   'CANCELLED',
+  /** More barcodes than the page lists one by one (its statistics keep a digest instead: ADR 0016). */
+  'TOO_MANY_BARCODES',
 ] as const
 
 export type RadErrorCode = (typeof RAD_ERROR_CODES)[number]

@@ -14,9 +14,15 @@ import type { Remote } from 'comlink'
 /** One call on one decode worker; rejects with WORKER_FAILED when the worker stops first. */
 export type WorkerCall = <T>(run: (api: Remote<DecodeWorkerApi>) => Promise<T>) => Promise<T>
 
-/** clamp(hardwareConcurrency − 1, 1, 4): one core stays with the page and the index worker. */
+/**
+ * clamp(hardwareConcurrency, 1, 4): a worker a core. The statistics pass, what a user waits for
+ * longest, runs after the index walk, when the index worker and the page are idle: with a core
+ * left to them, a 2-core machine counted on one worker while the other core idled (drop → done
+ * 0.137 → see bench/results.md). While the index is walked the decode workers decode only the
+ * rows on screen.
+ */
 export function poolSize(hardwareConcurrency: number | undefined): number {
-  return Math.min(4, Math.max(1, (hardwareConcurrency ?? 2) - 1))
+  return Math.min(4, Math.max(1, hardwareConcurrency ?? 2))
 }
 
 export interface PoolOptions {

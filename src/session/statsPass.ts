@@ -42,11 +42,18 @@ export const STATS_BATCH_BYTES = 16 << 20
  */
 export const PAGE_LIST_BUDGET = { upTo: 3 << 29, fits: 256 << 20, larger: 64 << 20 } as const
 export const PAGE_PENDING_KEYS = { fits: 4 << 20, larger: 2 << 20 } as const
+/**
+ * Barcodes the page keeps a row for, all workers together (16 bytes each, and a few copies at the
+ * end): a 10x run's million and more. Past it (a run whose barcodes are nearly all distinct) the
+ * figures come from a digest (ADR 0016), and the per-barcode TSV and the cells say so.
+ * `globalThis.radStatsRows` changes it (the browser test folds the small fixture so).
+ */
+export const PAGE_ROW_BARCODES = 4_000_000
 /** A spill writes ~4 bytes a distinct pair: at most about this share of the file's bytes (10x runs: ~0.14). */
 const SPILL_SHARE_OF_FILE = 0.3
 
 /** A number set on the page before it loaded (the tests' and benchmarks' knobs), else `fallback`. */
-function knob(name: 'radStatsBudget' | 'radStatsPending', fallback: number): number {
+function knob(name: 'radStatsBudget' | 'radStatsPending' | 'radStatsRows', fallback: number): number {
   const value = (globalThis as Record<string, unknown>)[name]
   return typeof value === 'number' ? value : fallback
 }
@@ -58,6 +65,7 @@ export function spillPlanOf(totalBytes: number, workers: number): SpillPlan {
     budget: Math.floor(knob('radStatsBudget', PAGE_LIST_BUDGET[size]) / workers),
     pendingKeys: knob('radStatsPending', PAGE_PENDING_KEYS[size]),
     bytes: Math.ceil((SPILL_SHARE_OF_FILE * totalBytes) / workers),
+    rowsUpTo: Math.ceil(knob('radStatsRows', PAGE_ROW_BARCODES) / workers),
   }
 }
 

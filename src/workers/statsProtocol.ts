@@ -40,6 +40,12 @@ export interface SpillPlan {
   budget: number
   pendingKeys: number
   bytes: number
+  /**
+   * Barcodes the worker keeps a row for (the per-barcode TSV, the cells): past it, its spilled
+   * barcodes are folded into a digest at the end (ADR 0016), and its partial reports count the
+   * barcodes in memory only.
+   */
+  rowsUpTo: number
 }
 
 export interface StatsWorkerApi {

@@ -5,7 +5,7 @@
  * decode.worker.ts.
  */
 import { transfer } from 'comlink'
-import { RadError } from '../rad/errors'
+import { RadError, fmtInt } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
 import type { NbytesConvention } from '../rad/types'
 import type { BucketOwners, ChunkRequest, SpillPlan, StatsBatchResult, StatsWorkerApi } from './protocol'
@@ -41,6 +41,8 @@ interface Pass {
   sem: Semantics
   acc: StatsAccumulator
   owners: BucketOwners
+  /** Barcodes it keeps a row for (SpillPlan.rowsUpTo). */
+  rowsUpTo: number
   /** Reads per barcode, descending, as of the last report (the cut-offs are asked of it). */
   descending: CountRuns | undefined
 }
@@ -95,7 +97,7 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
     },
     statsSettle(id, what) {
       const p = currentNow(id)
-      p.acc.settle(what)
+      p.acc.settle(what, p.rowsUpTo)
       releaseSpill(p)
     },
     statsExactPairs(id) {
@@ -125,12 +127,12 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
       }
     },
     statsBarcodesAtLeast(id, minCount) {
-      const set = barcodesAtLeast(currentNow(id).acc.exportState('figures'), minCount)
+      const set = barcodesAtLeast(rowsOf(currentNow(id), 'the cells need'), minCount)
       return transfer(set, [set.keys.buffer])
     },
     statsTsv(id) {
       const p = currentNow(id)
-      const state = p.acc.exportState('figures')
+      const state = rowsOf(p, 'the TSV lists')
       const knee = statsJson(state, p.decoder.prelude, p.sem).cutoffs?.knee?.minCount ?? null
       return statsTsvText(state, p.sem, knee)
     },
@@ -153,10 +155,41 @@ async function startPass(id: number, d: Decoder, owners: BucketOwners, plan: Spi
   const spill = plan ? await OpfsSpill.open(plan.bytes) : undefined
   const spilling =
     plan && spill
-      ? { spill: { store: spill, budget: plan.budget, partialReports: true }, pendingKeys: plan.pendingKeys }
+      ? {
+          spill: { store: spill, budget: plan.budget, partialReports: true, partialBarcodesUpTo: plan.rowsUpTo },
+          pendingKeys: plan.pendingKeys,
+        }
       : {}
   const acc = createStatsAccumulator(d.prelude, sem, { bucketOwners: owners, ...spilling })
-  return { id, spill, spilledBefore: 0, peers: undefined, decoder: d, sem, acc, owners, descending: undefined }
+  const rowsUpTo = plan?.rowsUpTo ?? Infinity
+  return {
+    id,
+    spill,
+    spilledBefore: 0,
+    peers: undefined,
+    decoder: d,
+    sem,
+    acc,
+    owners,
+    rowsUpTo,
+    descending: undefined,
+  }
+}
+
+/**
+ * The finished pass's state with a row per barcode; a clear error where its barcodes were too
+ * many and were folded into a digest (ADR 0016): `need` says what wanted them.
+ */
+function rowsOf(p: Pass, need: string): StatsState {
+  const state = p.acc.exportState('figures')
+  const folded = state.partitions?.digest
+  if (!folded) return state
+  const n = fmtInt(state.partitions?.barcodeCount ?? folded.barcodes)
+  throw new RadError(
+    'TOO_MANY_BARCODES',
+    `this run has ${n} barcodes, more than the page keeps one by one (${fmtInt(p.rowsUpTo * p.owners.count)}): its figures are exact, ` +
+      `but ${need} every barcode. \`rad stats FILE --tsv\` (or with --t2g for the cells) counts them on the command line.`,
+  )
 }
 
 /** Removes the pass's spill file once its lists are merged, keeping the count of what it held. */

@@ -82,8 +82,8 @@ export class StatsAccumulator {
   }
 
   /** At the pass's end: merges what the exact pairs spilled (ADR 0015), so the exports that follow are copies. */
-  settle(what: Exclude<StateExport, 'partial'>): void {
-    this.keys.settle(what)
+  settle(what: Exclude<StateExport, 'partial'>, maxRows?: number): void {
+    this.keys.settle(what, maxRows)
   }
 
   /** Whether the pairs are counted exactly so far: its `figures` state then merges into another that does. */

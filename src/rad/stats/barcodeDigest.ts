@@ -6,7 +6,7 @@
  */
 import { Histogram } from './countTable'
 import { DEFAULT_TOP } from './figures'
-import { BUCKETS, barcodeOf, bucketOf, setBucket } from './partitionLists'
+import { BUCKETS, barcodeOf, bucketOf, noLists, setBucket } from './partitionLists'
 import type { BucketLists } from './partitionLists'
 import type { BarcodeDigest, PartitionState } from './types'
 
@@ -93,12 +93,7 @@ export class DigestBuilder {
 export function foldIntoDigest(s: PartitionState): void {
   const builder = new DigestBuilder()
   if (s.digest) builder.addDigest(s.digest)
-  const none = {
-    barcodes: new Uint32Array(0),
-    reads: new Float64Array(0),
-    umiCounts: new Uint32Array(0),
-    umis: new Uint32Array(0),
-  }
+  const none = noLists()
   for (let b = 0; b < BUCKETS; b++) {
     const lists = bucketOf(s, b)
     if (lists.barcodes.length === 0) continue

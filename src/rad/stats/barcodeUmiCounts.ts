@@ -300,8 +300,8 @@ export class BarcodeUmiCounts {
   }
 
   /** Merges the spilled exact pairs now (PairPartitions.settle). */
-  settle(what: Exclude<StateExport, 'partial'>): void {
-    this.partitions?.settle(what)
+  settle(what: Exclude<StateExport, 'partial'>, maxRows?: number): void {
+    this.partitions?.settle(what, maxRows)
   }
 
   /** Whether the pairs are counted exactly so far (in the partitions, not sampled in tables). */

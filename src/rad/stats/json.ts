@@ -107,6 +107,8 @@ export function statsJson(state: StatsState, prelude: Prelude, sem: Semantics, o
   if (combined) {
     const tag = sem.barcodes.map((f) => f.name).join('+')
     barcodes = barcodeStats(combined, tag, sem, levels, barcodeRecords, top, barcodeRuns(state))
+    // A partial report that left spilled barcodes out counts those in memory only.
+    if (state.partitions?.barcodesIncomplete) barcodes = { ...barcodes, exact: false, top_exact: false }
     if (state.barcodes.length > 1) {
       barcodes.levels = state.barcodes
         .slice(1)

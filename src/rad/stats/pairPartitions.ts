@@ -12,7 +12,7 @@
  * and merged into its lists (4 bytes a distinct pair, 16 a barcode). States merged in from other
  * counters stay JavaScript lists (partitionLists.ts), merged with the core's at export.
  */
-import { BUCKETS, bucketOf, emptyPartitions, mergeFigures, mergeLists, setBucket } from './partitionLists'
+import { BUCKETS, bucketOf, emptyPartitions, mergeFigures, mergeLists, noLists, setBucket } from './partitionLists'
 import type { BucketLists } from './partitionLists'
 import { oddPairs, oddWords, pairsLeftOut, recount } from './partitionFigures'
 import { PairCountingCore } from './pairCountingCore'
@@ -46,6 +46,8 @@ export class PairPartitions {
   private readonly pendingCap: number
   /** Whether a state merged in was a spilled counter's partial report (its pairs are upper bounds). */
   private approximateIn = false
+  /** Whether a state merged in was a partial report that left spilled barcodes out (barcodesIncomplete). */
+  private incompleteIn = false
   /** Lists written to disk past the memory budget (spilledRuns.ts); undefined: never spilled. */
   private readonly spill: { runs: SpilledRuns; budget: number } | undefined
 
@@ -55,7 +57,9 @@ export class PairPartitions {
    */
   constructor(owners = 1, self = 0, pendingKeys = PENDING_CAP, spill?: SpillOptions) {
     this.owners = owners
-    this.spill = spill ? { runs: new SpilledRuns(spill.store, spill.partialReports), budget: spill.budget } : undefined
+    this.spill = spill
+      ? { runs: new SpilledRuns(spill.store, spill.partialReports, spill.partialBarcodesUpTo), budget: spill.budget }
+      : undefined
     this.pendingCap = Math.ceil(pendingKeys / owners)
     const ownBuckets = Math.ceil(((self + 1) * BUCKETS) / owners) - Math.ceil((self * BUCKETS) / owners)
     this.core = new PairCountingCore(owners, self, Math.ceil((1.25 * this.pendingCap) / ownBuckets))
@@ -146,6 +150,7 @@ export class PairPartitions {
     if (what === 'digest') foldIntoDigest(s)
     recount(s)
     if (this.approximateIn) s.approximate = true
+    if (this.incompleteIn) s.barcodesIncomplete = true
     return s
   }
 
@@ -156,35 +161,43 @@ export class PairPartitions {
    * merged lists become the counter's merged-in state: later exports give them again (a `figures`
    * one takes no more rows in those buckets).
    */
-  private exportSpilled(runs: SpilledRuns, what: StateExport): PartitionState {
+  private exportSpilled(runs: SpilledRuns, what: StateExport, maxRows = Infinity): PartitionState {
     this.core.flush()
     const s = emptyPartitions()
-    // `digest`: each bucket folded as soon as it is merged, so one bucket's lists are held at once.
-    const digest = what === 'digest' ? new DigestBuilder() : undefined
+    // Each bucket folded as soon as it is merged (`digest`, or rows past maxRows), so one bucket's
+    // lists are held at once; rows kept besides while they may still be wanted.
+    const folding = what === 'digest' || (what === 'figures' && maxRows < Infinity)
+    const digest = folding ? new DigestBuilder() : undefined
     if (this.state.digest && digest) digest.addDigest(this.state.digest)
-    else if (this.state.digest) s.digest = mergeDigests(this.state.digest)
+    let rows = what === 'digest' ? -1 : 0
+    const keep = (b: number, lists: BucketLists, odd: number): void => {
+      digest?.addBucket(b, lists, odd)
+      if (rows < 0) return
+      rows += lists.barcodes.length
+      if (rows > maxRows) {
+        dropRows(s)
+        rows = -1
+        return
+      }
+      setBucket(s, b, what === 'whole' ? lists : { ...lists, umis: new Uint32Array(0) })
+      s.oddCounts[b] = odd
+    }
     for (let b = 0; b < BUCKETS; b++) {
       if (pairsLeftOut(this.state, b)) {
         // Another owner's figures (its buckets, not this one's): taken as they are.
         if (runs.has(b) || this.core.bucketCounted(b)) {
           throw new Error(`internal: bucket ${String(b)} merged without its pairs`)
         }
-        if (digest) digest.addBucket(b, bucketOf(this.state, b), this.state.oddCounts[b]!)
-        else setBucket(s, b, bucketOf(this.state, b))
-        s.oddCounts[b] = digest ? 0 : this.state.oddCounts[b]!
+        keep(b, bucketOf(this.state, b), this.state.oddCounts[b]!)
         continue
       }
       const lists = runs.merged(b, [this.core.bucketLists(b, true), bucketOf(this.state, b)])
       this.core.dropBucket(b)
-      if (!lists) continue
-      if (digest) {
-        digest.addBucket(b, lists, oddWords(lists.umis))
-        continue
-      }
-      setBucket(s, b, what === 'whole' ? lists : { ...lists, umis: new Uint32Array(0) })
-      s.oddCounts[b] = oddWords(lists.umis)
+      if (lists) keep(b, lists, oddWords(lists.umis))
     }
-    if (digest) s.digest = digest.digest()
+    // Rows kept (all of them): the digest is the one merged in, if any; else every bucket is in it.
+    if (rows >= 0 && this.state.digest) s.digest = mergeDigests(this.state.digest)
+    if (rows < 0 && digest) s.digest = digest.digest()
     recount(s)
     runs.spills = 0
     this.setState(s)
@@ -196,9 +209,9 @@ export class PairPartitions {
    * pass; several counters settle side by side): a later export is then a copy. `figures` leaves
    * the pairs' UMIs out, as its export would.
    */
-  settle(what: Exclude<StateExport, 'partial'>): void {
+  settle(what: Exclude<StateExport, 'partial'>, maxRows = Infinity): void {
     const runs = this.spilledRuns
-    if (runs) this.exportSpilled(runs, what)
+    if (runs) this.exportSpilled(runs, what, maxRows)
   }
 
   /** Takes `s` as the merged-in state (its lists are shared, never written in place). */
@@ -216,13 +229,13 @@ export class PairPartitions {
   /**
    * A partial report of a counter that spilled: each bucket's barcode figures in the core, on disk
    * (kept in memory: SpillOptions.partialReports) and merged in, summed; barcodes and reads exact,
-   * pairs and distinct UMIs upper bounds (`approximate`) until the end's merge.
+   * pairs and distinct UMIs upper bounds (`approximate`) until the end's merge. Where the spilled
+   * figures were too many to keep (partialBarcodesUpTo), those in memory only (`barcodesIncomplete`).
    */
   private exportPartialSpilled(runs: SpilledRuns): PartitionState {
     const s = emptyPartitions()
     for (let b = 0; b < BUCKETS; b++) {
-      const spilled = runs.spilledFigures(b)
-      if (!spilled) throw new Error('internal: a partial report of spilled lists that were not kept')
+      const spilled = runs.spilledFigures(b) ?? { lists: noLists(), odd: 0 }
       let lists = mergeFigures(spilled.lists, this.core.bucketLists(b, false))
       if (this.state.barcodes[b]!.length > 0) lists = mergeFigures(lists, bucketOf(this.state, b))
       setBucket(s, b, lists)
@@ -231,6 +244,7 @@ export class PairPartitions {
     if (this.state.digest) s.digest = mergeDigests(this.state.digest)
     recount(s)
     s.approximate = true
+    if (!runs.figuresKept) s.barcodesIncomplete = true
     return s
   }
 
@@ -247,6 +261,7 @@ export class PairPartitions {
   merge(other: PartitionState): void {
     const s = this.state
     if (other.approximate) this.approximateIn = true
+    if (other.barcodesIncomplete) this.incompleteIn = true
     if (other.digest) s.digest = mergeDigests(s.digest, other.digest)
     for (let b = 0; b < BUCKETS; b++) {
       if (other.barcodes[b]!.length === 0) continue
@@ -265,5 +280,14 @@ export class PairPartitions {
       }
     }
     recount(s)
+  }
+}
+
+/** Empties every bucket of `s` (its rows were folded into a digest instead). */
+function dropRows(s: PartitionState): void {
+  const none = noLists()
+  for (let b = 0; b < BUCKETS; b++) {
+    setBucket(s, b, none)
+    s.oddCounts[b] = 0
   }
 }

@@ -129,6 +129,7 @@ export function withoutPairs(s: PartitionState): PartitionState {
     barcodeCount: s.barcodeCount,
     ...(s.digest ? { digest: mergeDigests(s.digest) } : {}),
     ...(s.approximate ? { approximate: true } : {}),
+    ...(s.barcodesIncomplete ? { barcodesIncomplete: true } : {}),
   }
 }
 

@@ -44,6 +44,11 @@ function listsOf(barcodes: number, pairs: number): BucketLists {
   }
 }
 
+/** A bucket's lists when it holds nothing. */
+export function noLists(): BucketLists {
+  return listsOf(0, 0)
+}
+
 export function emptyPartitions(): PartitionState {
   const none = listsOf(0, 0)
   const each = <T>(a: T): T[] => Array.from({ length: BUCKETS }, () => a)

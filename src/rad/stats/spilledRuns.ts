@@ -30,9 +30,14 @@ export interface SpillOptions {
   budget: number
   /**
    * Partial reports will be asked of the counter (the page's pass): the spilled barcodes' figures
-   * are then kept in memory too (16 bytes a barcode), for `partial` exports (spilledFigures).
+   * are then kept in memory too (16 bytes a barcode), for `partial` exports (spilledFigures)…
    */
   partialReports?: boolean
+  /**
+   * …up to this many barcodes: past it they are dropped, and partial reports count the barcodes
+   * of the lists in memory only (`PartitionState.barcodesIncomplete`) until the end's exact merge.
+   */
+  partialBarcodesUpTo?: number
 }
 
 /** One bucket's lists as spilled: reads (f64), then low bits, distinct UMIs (u32 each) and the pairs (u32). */
@@ -50,15 +55,24 @@ export class SpilledRuns {
   private readonly store: SpillStore
   private readonly segments: Segment[][] = Array.from({ length: BUCKETS }, () => [])
   /** Per bucket, the spilled barcodes' figures merged (pairs summed: an upper bound), when kept. */
-  private readonly figures: (BucketLists | undefined)[] | undefined
+  private figures: (BucketLists | undefined)[] | undefined
   /** Pairs with odd reads in each bucket's spilled lists, summed over spills (for partial reports). */
   private readonly oddSums = new Float64Array(BUCKETS)
+  /** Barcodes the kept figures hold, and how many they may hold before they are dropped. */
+  private keptBarcodes = 0
+  private readonly keepUpTo: number
   /** Spills so far. */
   spills = 0
 
-  constructor(store: SpillStore, keepFigures = false) {
+  constructor(store: SpillStore, keepFigures = false, keepUpTo = Infinity) {
     this.store = store
     this.figures = keepFigures ? [] : undefined
+    this.keepUpTo = keepUpTo
+  }
+
+  /** Whether the spilled barcodes' figures were kept for partial reports (not dropped past their bound). */
+  get figuresKept(): boolean {
+    return this.figures !== undefined
   }
 
   /** Bucket b's spilled barcodes' figures so far (distinct UMIs summed over spills), if kept. */
@@ -93,8 +107,12 @@ export class SpilledRuns {
         umis: new Uint32Array(0),
       }
       const kept = this.figures[b]
+      this.keptBarcodes -= kept?.barcodes.length ?? 0
       this.figures[b] = kept ? mergeFigures(kept, copy) : copy
+      this.keptBarcodes += this.figures[b].barcodes.length
       this.oddSums[b] = this.oddSums[b]! + oddWords(lists.umis)
+      // Past the bound they are dropped for good: partial reports then count what is in memory.
+      if (this.keptBarcodes > this.keepUpTo) this.figures = undefined
     }
   }
 
@@ -117,6 +135,7 @@ export class SpilledRuns {
   merged(b: number, more: readonly BucketLists[]): BucketLists | undefined {
     const queue = [...this.segments[b]!.map((s) => this.readSegment(s)), ...more.filter((l) => l.barcodes.length > 0)]
     this.segments[b] = []
+    this.keptBarcodes -= this.figures?.[b]?.barcodes.length ?? 0
     if (this.figures) this.figures[b] = undefined
     this.oddSums[b] = 0
     while (queue.length > 1) {

@@ -244,6 +244,12 @@ export interface PartitionState {
    * pairs, distinct UMIs and Good–Toulmin summed over the spilled parts (upper bounds until the end).
    */
   approximate?: boolean
+  /**
+   * A partial report of a counter whose spilled barcodes were too many to keep in memory
+   * (SpillOptions.partialBarcodesUpTo): barcodes and pairs of the lists in memory only (lower
+   * bounds) until the end's merge.
+   */
+  barcodesIncomplete?: boolean
 }
 
 /** An accumulator's state: typed arrays and numbers only. */

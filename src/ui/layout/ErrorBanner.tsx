@@ -24,6 +24,7 @@ const TITLES: Record<RadErrorCode, string> = {
   FETCH_FAILED: 'The file could not be fetched',
   WORKER_FAILED: 'A background worker stopped',
   CANCELLED: 'Cancelled',
+  TOO_MANY_BARCODES: 'Too many barcodes to list in the page',
 }
 
 const HINTS: Partial<Record<RadErrorCode, string>> = {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { fingerprintKey } from '../../session'
 import type { RadSession, SessionState } from '../../session'
 import { hasPosition } from './deepLink'
@@ -46,8 +46,13 @@ export function useSessionLink(
   // The sidecar's fingerprint, one function for links, the index cache and sidecars (fingerprintKey).
   const fp = useMemo(() => hashed && fingerprintKey(hashed), [hashed])
 
+  // Once per fingerprint: the caller's function is new at each of its renders, and calling it again
+  // (it writes the recent files, whose update renders the caller) looped for the whole session.
+  const told = useRef<string | undefined>(undefined)
   useEffect(() => {
-    if (fp !== undefined) onFingerprint?.(fp)
+    if (fp === undefined || told.current === fp) return
+    told.current = fp
+    onFingerprint?.(fp)
   }, [fp, onFingerprint])
 
   const { target, settle, update } = link

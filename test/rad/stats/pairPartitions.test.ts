@@ -308,4 +308,46 @@ describe('partial reports of a counter that spilled (the page)', () => {
     sum.merge(withoutPairs(partial))
     expect(sum.exportState('figures').approximate).toBe(true)
   })
+
+  it('past partialBarcodesUpTo, count the barcodes in memory only (flagged), and end exact', () => {
+    const rows = rowsOf(30_000, 13)
+    const spill = { store: new MemorySpillStore(), budget: 2048, partialReports: true, partialBarcodesUpTo: 100 }
+    const p = new PairPartitions(1, 0, 1500, spill)
+    for (let from = 0; from < 30_000; from += 1000) p.addRows(rows, 4, from, from + 1000)
+    expect(p.spilled).toBe(true)
+    const partial = p.exportState('partial')
+    expect(partial.barcodesIncomplete).toBe(true)
+    expect(partial.barcodeCount).toBeLessThan(naive(rows).reads.size)
+    const sum = new PairPartitions()
+    sum.merge(withoutPairs(partial))
+    expect(sum.exportState('figures').barcodesIncomplete).toBe(true)
+    check(p, rows)
+  })
+})
+
+describe('the end of a spilled counter with a bound on its rows (the page, ADR 0016)', () => {
+  const spilledCounter = (rows: Uint32Array): PairPartitions => {
+    const p = new PairPartitions(1, 0, 1000, { store: new MemorySpillStore(), budget: 2048 })
+    for (let from = 0; from < rows.length / 4; from += 1500) p.addRows(rows, 4, from, from + 1500)
+    expect(p.spilled).toBe(true)
+    return p
+  }
+
+  it('keeps a row per barcode up to the bound', () => {
+    const rows = rowsOf(30_000, 14)
+    const p = spilledCounter(rows)
+    p.settle('figures', naive(rows).reads.size)
+    const s = p.exportState('figures')
+    expect(s.digest).toBeUndefined()
+    const plain = new PairPartitions()
+    plain.addRows(rows, 4, 0, 30_000)
+    expect(partitionFigures(s)).toEqual(partitionFigures(plain.exportState()))
+  })
+
+  it('folds them into a digest past it, with the same figures', () => {
+    const rows = rowsOf(30_000, 15)
+    const p = spilledCounter(rows)
+    p.settle('figures', naive(rows).reads.size - 1)
+    checkDigest(p.exportState('figures'), rows)
+  })
 })
