@@ -56,12 +56,14 @@ export default tseslint.config(
         {
           patterns: [
             {
+              // `**/` so a file in any subfolder (src/rad/stats, src/rad/cells) is held too.
               group: [
-                '../io/*',
-                '../workers/*',
-                '../session/*',
-                '../ui/*',
-                '../cli/*',
+                '**/io/*',
+                '**/workers/*',
+                '**/session/*',
+                '**/ui/*',
+                '**/cli/*',
+                '**/server/*',
                 'react',
                 'react-dom',
                 'comlink',
@@ -83,7 +85,17 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../workers/*', '../session/*', '../ui/*', '../cli/*', 'react', 'react-dom', 'comlink', 'node:*'],
+              group: [
+                '**/workers/*',
+                '**/session/*',
+                '**/ui/*',
+                '**/cli/*',
+                '**/server/*',
+                'react',
+                'react-dom',
+                'comlink',
+                'node:*',
+              ],
               message: 'src/io may import src/rad only; Node reads belong in src/cli (docs/architecture.md §1).',
             },
           ],
@@ -99,7 +111,16 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../ui/*', '../session', '../session/*', '../cli/*', 'react', 'react-dom', 'node:*'],
+              group: [
+                '**/ui/*',
+                '**/session',
+                '**/session/*',
+                '**/cli/*',
+                '**/server/*',
+                'react',
+                'react-dom',
+                'node:*',
+              ],
               message:
                 'src/workers runs inside workers: it may import src/io and src/rad, never the session, the UI or the CLI (docs/architecture.md §1).',
             },
@@ -116,9 +137,22 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../ui/*', '../cli/*', 'react', 'react-dom', 'node:*'],
+              group: ['**/ui/*', '**/cli/*', '**/server/*', 'react', 'react-dom', 'node:*'],
               message:
                 'src/session is the main thread below the UI: it may import src/workers (their contracts and entries), src/io and src/rad (docs/architecture.md §1).',
+            },
+            {
+              // Of src/workers, the contract and the entries only: the rest runs inside the workers.
+              group: [
+                '**/workers/*',
+                '!**/workers/protocol',
+                '!**/workers/comlinkErrors',
+                '!**/workers/*.worker',
+                '!**/workers/*.worker.ts',
+                '!**/workers/*.worker.ts?worker',
+              ],
+              message:
+                'src/session imports of src/workers only the contract (protocol.ts), comlinkErrors.ts and the *.worker.ts entries: the rest runs inside the workers (docs/architecture.md §1).',
             },
           ],
         },
@@ -133,7 +167,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../workers/*', '../session/*', '../ui/*', 'react', 'react-dom', 'comlink'],
+              group: ['**/workers/*', '**/session/*', '**/ui/*', 'react', 'react-dom', 'comlink'],
               message:
                 'src/cli reads through src/io and src/rad, never the page or its workers (docs/architecture.md §1).',
             },
@@ -150,7 +184,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../workers/*', '../ui/*', '../cli/*', 'react', 'react-dom', 'comlink'],
+              group: ['**/workers/*', '**/session/*', '**/ui/*', '**/cli/*', 'react', 'react-dom', 'comlink'],
               message:
                 'src/server is Node-only HTTP serving for the CLI; it never imports the page, its workers or the CLI.',
             },

@@ -51,6 +51,11 @@ function cliFigures(file: string): Figures {
   return figuresOf(JSON.parse(r.stdout) as StatsJsonLike)
 }
 
+function env(name: string): number | undefined {
+  const n = Number(process.env[name])
+  return Number.isFinite(n) && n > 0 ? n : undefined
+}
+
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1] ?? NaN
 const range = (xs: number[], f: (n: number) => string): string =>
   `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`
@@ -88,6 +93,16 @@ async function dropToDone(browser: Browser, file: string): Promise<{ ms: number;
   const context = await browser.newContext({ acceptDownloads: true })
   try {
     const page = await context.newPage()
+    // BENCH_BUDGET (bytes of lists), BENCH_PENDING (keys waiting), BENCH_ROWS (barcodes kept a row):
+    // the pass's memory plan (statsPass.ts), set before the page loads as the browser tests do.
+    const knobs = {
+      radStatsBudget: env('BENCH_BUDGET'),
+      radStatsPending: env('BENCH_PENDING'),
+      radStatsRows: env('BENCH_ROWS'),
+    }
+    await page.addInitScript((k) => {
+      for (const [name, value] of Object.entries(k)) if (value !== undefined) Object.assign(window, { [name]: value })
+    }, knobs)
     await page.goto(`${BASE}/`)
     await page.waitForSelector('[data-testid="file-input"]', { state: 'attached' })
     await new Promise((r) => setTimeout(r, 1500))

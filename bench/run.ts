@@ -6,12 +6,13 @@
  * bench/results.md; the README quotes its table.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { statSync, writeFileSync } from 'node:fs'
+import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { harness, launch, openInApp, rendererRss, scrollFrames, serve, waitIndexed, withPeakMemory } from './browser'
 import { bustoolsSection } from './bustools'
+import { appStatsSection } from './appStats'
 import { pageStatsSection } from './pageStats'
 import { permitListSection } from './permitList'
 import { generateInputs } from './generate'
@@ -19,7 +20,7 @@ import { generateInputs } from './generate'
 const ROOT = join(import.meta.dirname, '..')
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 /**
- * BENCH_ONLY=index,decode,stats,memory,scroll,cli,bustools,permit runs only those parts (the raw
+ * BENCH_ONLY=index,decode,stats,app,memory,scroll,cli,bustools,permit runs only those parts (the raw
  * read grid runs with `index`) and prints them without touching results.md; BENCH_FILES
  * picks the files of the index part by substring (e.g. `collated-1m`).
  */
@@ -347,6 +348,8 @@ async function main(): Promise<void> {
     const stats = wanted('stats') ? await statsSideBySide(base, inputs.salmon1g, grid.best) : []
     log('statistics pass on the 1 GiB 10x-shaped file…')
     const tenxStats = wanted('stats') ? await pageStatsSection(inputs.tenx1g.rad, RUNS) : ''
+    log('the app from the drop to the statistics done…')
+    const appStats = wanted('app') ? await appSections(inputs.tenx1g.rad) : ''
     log('memory while indexing 5 GiB…')
     const memory = wanted('memory') ? await appMemory(base, inputs.salmon5g) : { idle: NaN, peak: NaN }
     log('scrolling…')
@@ -365,6 +368,7 @@ async function main(): Promise<void> {
       decode,
       stats,
       tenxStats,
+      appStats,
       app,
       cli,
       bustools,
@@ -389,7 +393,21 @@ interface Results {
   /** Markdown (permitList.ts). */
   permitLists: string
   tenxStats: string
+  /** Markdown (appStats.ts): the app from the drop to the statistics done. */
+  appStats: string
   source: string
+}
+
+/**
+ * The app, drop → done (appStats.ts), on the 1 GiB 10x run, and on the 4 GiB run and the
+ * every-barcode-distinct file when bench/data has them (issue 35: `writeTenx(4096)` in tenx.ts,
+ * `statsSpeed.ts distinct 1024`; minutes each, so not generated here).
+ */
+async function appSections(tenx1g: string): Promise<string> {
+  const big = ['tenx-4096m.rad', 'stats-distinct-1024m.rad'].map((f) => join(ROOT, 'bench', 'data', f))
+  const sections = [await appStatsSection(tenx1g, 2)]
+  for (const file of big.filter((f) => existsSync(f))) sections.push(await appStatsSection(file, 1))
+  return sections.join('\n')
 }
 
 function writeResults(r: Results): void {
@@ -456,6 +474,7 @@ ${r.stats.join('\n')}
 ${fmt(r.cli)} GB/s.
 
 ${r.tenxStats}
+${r.appStats}
 ${r.bustools}
 ${r.permitLists}
 ## Raw read grid (salmon-1g.rad, one worker)

@@ -5,7 +5,7 @@
  */
 import { isFileChange } from '../io/fileFingerprint'
 import { RadError } from '../rad/errors'
-import type { IndexStore } from '../workers/indexStore'
+import type { IndexStore } from './indexStore'
 import type { ChunkCache } from './chunkCache'
 import { ChunkSchedule } from './chunkSchedule'
 import type { DecodePool } from './decodePool'

@@ -4,10 +4,10 @@
  * scanned instead, or its index is simply not kept).
  */
 import type { SourceSpec } from '../io/sourceSpec'
-import type { IndexStore } from '../workers/indexStore'
+import type { IndexStore } from './indexStore'
 import type { OpenedFile, ScanSummary, StatsReport } from '../workers/protocol'
-import { cacheEntry } from '../workers/sessionCache'
-import type { IndexCache } from '../workers/sessionCache'
+import { cacheEntry } from './sessionCache'
+import type { IndexCache } from './sessionCache'
 
 export class FileIndexCache {
   private readonly cache: IndexCache

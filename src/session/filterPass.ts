@@ -15,7 +15,7 @@ import type { WorkerCall } from './decodePool'
 import { indexedChunks, lanesOf, passBatches, runLanes } from './lanes'
 import { Store } from './store'
 import type { FilterBatchResult, FilterJob } from '../workers/protocol'
-import type { IndexStore } from '../workers/indexStore'
+import type { IndexStore } from './indexStore'
 import type { ChunkRequest, OpenedFile } from '../workers/protocol'
 
 /** Record numbers kept (README "Command line", filters; src/rad/recordFilter.ts): 8 MB as Float64 at most; matches past it are counted, not kept. */

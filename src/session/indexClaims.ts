@@ -4,7 +4,7 @@
  */
 import { RadError, fmtInt } from '../rad/errors'
 import type { ChunkColumns } from '../rad/types'
-import type { IndexStore } from '../workers/indexStore'
+import type { IndexStore } from './indexStore'
 import type { IndexSource, ScanSummary } from '../workers/protocol'
 
 /** Failures that say nothing about the index: a cancel, a worker that died, a file that changed or cannot be read. */

@@ -15,7 +15,7 @@ import { RadError } from '../rad/errors'
 import type { NbytesConvention } from '../rad/types'
 import { BULK_BATCH_BYTES, BULK_DEPTH } from '../workers/protocol'
 import type { BadChunk, ChunkRequest, DecodeWorkerApi } from '../workers/protocol'
-import type { IndexStore } from '../workers/indexStore'
+import type { IndexStore } from './indexStore'
 import type { WorkerCall } from './decodePool'
 
 /** One call in flight at a time on one decode worker. */

@@ -7,7 +7,7 @@
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { inferSemantics } from '../rad/semantics'
 import type { NbytesConvention } from '../rad/types'
-import type { IndexStore } from '../workers/indexStore'
+import type { IndexStore } from './indexStore'
 import type { OpenedFile, ScanEvents } from '../workers/protocol'
 import type { ChunkCache } from './chunkCache'
 import type { DecodePool } from './decodePool'

@@ -1,4 +1,4 @@
-import type { IndexCache } from '../workers/sessionCache'
+import type { IndexCache } from './sessionCache'
 
 /** How RadSession opens a source (client.ts). */
 export interface SessionOptions {

@@ -8,7 +8,7 @@ import { RadError } from '../../src/rad/errors'
 import { DecodePool } from '../../src/session/decodePool'
 import { StatsRun } from '../../src/session/statsRun'
 import type { StatsView } from '../../src/session/statsRun'
-import { IndexStore } from '../../src/workers/indexStore'
+import { IndexStore } from '../../src/session/indexStore'
 import { file, prelude, requests } from '../helpers/salmonChunks'
 import { statsWorker } from '../helpers/statsWorker'
 

@@ -8,8 +8,8 @@ import { encodeSidecar } from '../rad/sidecar'
 import { statsToJson } from '../rad/stats/section'
 import type { KnownIndex, SidecarStatus } from '../rad/sidecar'
 import type { IndexStore } from './indexStore'
-import type { OpenedFile, ScanSummary } from './protocol'
-import type { StatsReport } from './protocol'
+import type { OpenedFile, ScanSummary } from '../workers/protocol'
+import type { StatsReport } from '../workers/protocol'
 
 /** The page's store of indexes, keyed by fingerprintKey (implemented over IndexedDB by the UI). */
 export interface IndexCache {
