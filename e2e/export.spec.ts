@@ -218,3 +218,43 @@ test('the cells above the knee, and the statistics TSV: the same bytes as rad st
   expect(got.length).toBe(reads)
   expect(got.every((b) => kept.has(b))).toBe(true)
 })
+
+test('Cancel stops the export: it does not start again, and the picked file is dropped, not kept', async ({ page }) => {
+  // A picked file whose writes wait for the test: the export is surely running when Cancel is pressed.
+  await page.addInitScript(() => {
+    const log = { writes: 0, closed: 0, aborted: 0, picked: 0 }
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => (release = resolve))
+    Object.assign(window, { exportLog: log, releaseWrites: () => release() })
+    const w = window as unknown as { showSaveFilePicker: () => Promise<unknown> }
+    w.showSaveFilePicker = () => {
+      log.picked++
+      return Promise.resolve({
+        createWritable: () =>
+          Promise.resolve({
+            write: async () => {
+              log.writes++
+              await held
+            },
+            close: () => Promise.resolve(void log.closed++),
+            abort: () => Promise.resolve(void log.aborted++),
+          }),
+      })
+    }
+  })
+  await openSample(page)
+  await page.getByTestId('export-button').click()
+  await page.getByTestId('export-pick-chunks').check()
+  await page.getByTestId('export-start').click()
+  type Log = { writes: number; closed: number; aborted: number; picked: number }
+  const log = (): Promise<Log> => page.evaluate(() => (window as unknown as { exportLog: Log }).exportLog)
+  await expect.poll(async () => (await log()).writes).toBeGreaterThan(0)
+  await page.getByTestId('export-cancel').click()
+  await expect(page.getByTestId('export-start')).toBeVisible()
+  await page.evaluate(() => (window as unknown as { releaseWrites: () => void }).releaseWrites())
+  await expect.poll(async () => (await log()).aborted).toBe(1)
+  const after = await log()
+  // One pick, one run: Cancel did not submit the form again.
+  expect(after).toMatchObject({ picked: 1, closed: 0, aborted: 1 })
+  await expect(page.getByTestId('export-summary')).toHaveCount(0)
+})

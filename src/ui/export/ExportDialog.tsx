@@ -119,12 +119,14 @@ function ExportForm({ session, fileName, context, cut, titleId, onClose }: FormP
       )}
       {exp.state && <ExportStatus state={exp.state} saved={exp.saved} savedTo={exp.savedTo} format={format} />}
       <div className="export-actions">
+        {/* Keyed apart: one reused <button> turned from Cancel into a submit during Cancel's own click,
+            and the browser then submitted the form, starting the export again (issue 40 §4). */}
         {exp.running ? (
-          <button type="button" className="btn btn-small" data-testid="export-cancel" onClick={exp.cancel}>
+          <button key="cancel" type="button" className="btn btn-small" data-testid="export-cancel" onClick={exp.cancel}>
             Cancel
           </button>
         ) : (
-          <button type="submit" className="btn btn-small btn-primary" data-testid="export-start">
+          <button key="start" type="submit" className="btn btn-small btn-primary" data-testid="export-start">
             Export
           </button>
         )}
