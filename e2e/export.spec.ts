@@ -225,7 +225,12 @@ test('Cancel stops the export: it does not start again, and the picked file is d
     const log = { writes: 0, closed: 0, aborted: 0, picked: 0 }
     let release: () => void = () => undefined
     const held = new Promise<void>((resolve) => (release = resolve))
-    Object.assign(window, { exportLog: log, releaseWrites: () => release() })
+    Object.assign(window, {
+      exportLog: log,
+      releaseWrites: () => {
+        release()
+      },
+    })
     const w = window as unknown as { showSaveFilePicker: () => Promise<unknown> }
     w.showSaveFilePicker = () => {
       log.picked++
@@ -236,8 +241,14 @@ test('Cancel stops the export: it does not start again, and the picked file is d
               log.writes++
               await held
             },
-            close: () => Promise.resolve(void log.closed++),
-            abort: () => Promise.resolve(void log.aborted++),
+            close: () => {
+              log.closed++
+              return Promise.resolve()
+            },
+            abort: () => {
+              log.aborted++
+              return Promise.resolve()
+            },
           }),
       })
     }
