@@ -262,7 +262,9 @@ test('Cancel stops the export: it does not start again, and the picked file is d
   await expect.poll(async () => (await log()).writes).toBeGreaterThan(0)
   await page.getByTestId('export-cancel').click()
   await expect(page.getByTestId('export-start')).toBeVisible()
-  await page.evaluate(() => (window as unknown as { releaseWrites: () => void }).releaseWrites())
+  await page.evaluate(() => {
+    ;(window as unknown as { releaseWrites: () => void }).releaseWrites()
+  })
   await expect.poll(async () => (await log()).aborted).toBe(1)
   const after = await log()
   // One pick, one run: Cancel did not submit the form again.
