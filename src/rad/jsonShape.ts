@@ -113,3 +113,20 @@ export function shape(fields: Record<string, ShapeCheck>): ShapeCheck {
     return undefined
   }
 }
+
+/**
+ * Why `value` nests deeper than `max` levels of arrays and objects (a crafted section: docs/
+ * sidecar.md, "A sidecar is a claim"), or undefined. Walked with a stack of its own, not by
+ * recursion: JSON.parse reads 200,000 levels, but copying such a value to another thread, or
+ * writing it back, overflows the call stack.
+ */
+export function depthProblem(value: unknown, max: number, path = ''): string | undefined {
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!
+    if (typeof v !== 'object' || v === null) continue
+    if (depth >= max) return `${path || 'it'} nests deeper than the ${String(max)} levels any writer writes`
+    for (const child of Object.values(v)) stack.push([child, depth + 1])
+  }
+  return undefined
+}

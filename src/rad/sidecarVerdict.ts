@@ -5,7 +5,7 @@
 import type { FilePart, RadErrorData } from './errors'
 import { RAD_ERROR_CODES } from './errors'
 import type { IntegrityIssue, IntegrityStatus, IssueKind, Severity } from './integrity'
-import { listOf, nullable, num, oneOf, optional, shape, str } from './jsonShape'
+import { depthProblem, listOf, nullable, num, oneOf, optional, shape, str } from './jsonShape'
 
 /** The integrity verdict of the scan that wrote the sidecar (docs/integrity.md); never 'unreadable' or 'incomplete'. */
 export type SidecarStatus = Exclude<IntegrityStatus, 'unreadable'>
@@ -83,7 +83,9 @@ const verdictShape = shape({
 
 /** The verdict section, or why it is dropped: a checksum says the bytes are as written, not that the writer was this one. */
 export function asVerdict(value: unknown, status: SidecarStatus): SidecarVerdict | DroppedSection {
-  const problem = value === undefined ? 'it is empty' : verdictShape(value, '')
+  // Depth first: an extra key nested too deep would overflow the stack when the verdict is copied on.
+  const problem =
+    value === undefined ? 'it is empty' : (depthProblem(value, 8, 'the section') ?? verdictShape(value, ''))
   if (problem !== undefined) return { section: 'verdict', why: problem }
   const v = value as Record<keyof SidecarVerdict, unknown>
   return {

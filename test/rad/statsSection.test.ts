@@ -11,6 +11,7 @@ import { scanWithStats } from '../../src/cli/indexCommand'
 import { BytesSource } from '../../src/io/byteSource'
 import { scanForSidecar } from '../../src/io/sidecarIndex'
 import { decodeSidecar, encodeSidecar } from '../../src/rad/sidecar'
+import { asVerdict } from '../../src/rad/sidecarVerdict'
 import type { KnownIndex } from '../../src/rad/sidecar'
 import { createStatsAccumulator } from '../../src/rad/stats'
 import { statsClaimProblem, statsFromJson, statsProblem, statsReportOf } from '../../src/rad/stats/section'
@@ -114,6 +115,39 @@ describe('the statistics section', () => {
       sinkless(),
     )
     expect(statsFromJson(honest.stats)?.writer).toBe('rad index')
+  })
+})
+
+describe('a section with an extra key nested 200,000 levels deep (issue 40 §7)', () => {
+  const deep = (levels: number): unknown => JSON.parse('{"a":'.repeat(levels) + '1' + '}'.repeat(levels))
+
+  it('is dropped with a sentence, and the file opens: nothing overflows the stack copying it on', async () => {
+    const known = await scanWithStats(new BytesSource(v3, 'map.rad'))
+    const good = known.stats as { json: Record<string, unknown> }
+    const umis = good.json.umis as Record<string, unknown>
+    const crafted = { ...good, json: { ...good.json, umis: { ...umis, extra: deep(200_000) } } }
+    // What went wrong before: the section passed the shape check, and the page's copy of it threw.
+    expect(() => structuredClone(crafted)).toThrow(RangeError)
+    expect(statsProblem(crafted)).toBe('the section nests deeper than the 8 levels any writer writes')
+    const summary = await openWithKnownIndex(
+      new BytesSource(v3, 'map.rad'),
+      { ...decodeSidecar(encodeSidecar(known)), stats: crafted },
+      sinkless(),
+    )
+    expect(summary.stats).toBeUndefined()
+    expect(summary.dropped).toEqual([
+      { section: 'statistics', why: 'the section nests deeper than the 8 levels any writer writes' },
+    ])
+    expect(() => structuredClone(summary)).not.toThrow()
+  })
+
+  it('in the verdict, drops the verdict the same way', async () => {
+    const known = await scanWithStats(new BytesSource(v3, 'map.rad'))
+    const crafted = { ...known.verdict, issues: [{ ...known.verdict.issues[0], extra: deep(200_000) }] }
+    expect(asVerdict(crafted, 'clean')).toEqual({
+      section: 'verdict',
+      why: 'the section nests deeper than the 8 levels any writer writes',
+    })
   })
 })
 

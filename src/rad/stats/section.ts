@@ -10,6 +10,7 @@ import { fmtInt } from '../errors'
 import type { Prelude } from '../types'
 import type { Semantics } from '../semantics'
 import { barcodeRuns, statsJson } from './json'
+import { depthProblem } from '../jsonShape'
 import { statsJsonProblem } from './jsonShape'
 import { runsOf } from './countRuns'
 import type { Descending } from './countRuns'
@@ -59,6 +60,9 @@ export function statsToJson(report: StatsReport, writer?: string): unknown {
   }
 }
 
+/** Levels of objects and arrays a written section has (json.orientation_by_type.type.ori is 4), with room. */
+const MAX_SECTION_DEPTH = 8
+
 /** A list of numbers of at most `max` (its length looked at first), as a typed array. */
 function numbers(value: unknown, max: number): Float64Array | undefined {
   if (!Array.isArray(value) || value.length > max) return undefined
@@ -85,6 +89,9 @@ function curveOf(value: unknown): RankCurve | undefined {
  */
 export function statsProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'it is not an object'
+  // First, before any field is read: a value nested too deep (an extra key a writer never writes).
+  const deep = depthProblem(value, MAX_SECTION_DEPTH, 'the section')
+  if (deep !== undefined) return deep
   const v = value as Record<string, unknown>
   const problem = statsJsonProblem(v.json, 'json')
   if (problem !== undefined) return problem
