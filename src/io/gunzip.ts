@@ -2,18 +2,57 @@
  * Gunzip with the platform's DecompressionStream (browsers, workers, Node ≥ 18):
  * a gzipped permit list or t2g (docs/cells.md), recognised by its magic bytes.
  */
+import { RadError } from '../rad/errors'
 import { isGzip } from '../rad/cells/sniff'
 import type { NamedBytes } from '../rad/cells'
 
-/** The bytes, gunzipped when they start with the gzip magic; as given otherwise. */
-export async function gunzipIfGzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+/** The most a gzipped annotation file may unpack to (the CLI's bound: a 3.7M-barcode list is 63 MB). */
+export const MAX_UNPACKED_BYTES = 1 << 30
+
+/**
+ * The bytes, gunzipped when they start with the gzip magic; as given otherwise. Read as a stream:
+ * past `max` bytes it stops (a gzip bomb is refused before its memory is taken), and a damaged
+ * stream is said to be one (the platform's own words were "Failed to fetch"). `name` is the file's.
+ */
+export async function gunzipIfGzip(
+  bytes: Uint8Array<ArrayBuffer>,
+  name = 'the file',
+  max = MAX_UNPACKED_BYTES,
+): Promise<Uint8Array> {
   if (!isGzip(bytes)) return bytes
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))
-  return new Uint8Array(await new Response(stream).arrayBuffer())
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip')).getReader()
+  const parts: Uint8Array[] = []
+  let total = 0
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      total += r.value.length
+      if (total > max) {
+        await reader.cancel()
+        throw new RadError(
+          'BAD_VALUE',
+          `${name}: it unpacks to more than ${String(max >> 20)} MiB, more than any annotation file (a gzip bomb?)`,
+        )
+      }
+      parts.push(r.value)
+    }
+  } catch (e) {
+    if (e instanceof RadError) throw e
+    throw new RadError(
+      'BAD_VALUE',
+      `${name}: its gzip stream is damaged (${e instanceof Error ? e.message : String(e)})`,
+    )
+  }
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
 }
 
 /** A small file read whole (an annotation file: docs/cells.md), gunzipped when it is gzip, whatever its name. */
 export async function readSmallFile(file: File): Promise<NamedBytes> {
   const raw = new Uint8Array(await file.arrayBuffer())
-  return { name: file.name, bytes: await gunzipIfGzip(raw) }
+  return { name: file.name, bytes: await gunzipIfGzip(raw, file.name) }
 }
