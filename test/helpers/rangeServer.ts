@@ -26,6 +26,11 @@ export interface RangeServerOptions {
   faultTimes?: number
   /** The first N GETs of `faultPath` are answered well; the fault begins after them. */
   faultAfter?: number
+  /**
+   * GETs whose range starts in [from, to) wait until `release()` (a walk held in the middle of a
+   * file, for as long as a test needs, whatever the machine's speed).
+   */
+  hold?: { from: number; to: number }
 }
 
 /**
@@ -59,6 +64,8 @@ export interface RangeServer {
   requests: RequestLog[]
   /** Replace a file's bytes now (its ETag changes). */
   setFile(path: string, bytes: Uint8Array): void
+  /** Answers the requests `hold` keeps waiting, and holds no more. */
+  release(): void
   close(): Promise<void>
 }
 
@@ -126,9 +133,13 @@ export async function startRangeServer(
       if (fault && misbehave(req, res, fault, served.get(path))) return
       respond(req, res, served.get(path), opts, fault?.kind === 'shift' ? fault.by : 0)
     }
-    if (opts.delayMs) setTimeout(answer, opts.delayMs)
+    const start = Number(/^bytes=(\d+)-/.exec(req.headers.range ?? '')?.[1] ?? NaN)
+    if (holding && req.method === 'GET' && start >= holding.from && start < holding.to) held.push(answer)
+    else if (opts.delayMs) setTimeout(answer, opts.delayMs)
     else answer()
   })
+  let holding = opts.hold
+  const held: (() => void)[] = []
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const origin = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`
   return {
@@ -138,6 +149,10 @@ export async function startRangeServer(
     setFile(path, bytes) {
       const was = served.get(path)
       served.set(path, { bytes, version: (was?.version ?? 0) + 1, hits: was?.hits ?? 0 })
+    },
+    release() {
+      holding = undefined
+      for (const answer of held.splice(0)) answer()
     },
     close: () =>
       new Promise<void>((resolve) => {
