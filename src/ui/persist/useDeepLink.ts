@@ -43,14 +43,19 @@ export function useDeepLink(): DeepLink {
     window.location.hash.length > 1 ? { state: parseLink(window.location.hash), seq: nextSeq++ } : undefined,
   )
   const timer = useRef<number | undefined>(undefined)
+  /** The hash as this hook last wrote or heard it: another one is a hand edit whose hashchange is still queued. */
+  const known = useRef(window.location.hash)
 
   const flush = useCallback(() => {
     window.clearTimeout(timer.current)
     timer.current = undefined
+    // A hand edit not heard yet wins: writing over it lost it (its hashchange then read our write).
+    if (window.location.hash !== known.current) return
     const next = addressWith(kept.current)
     if (next !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {
       window.history.replaceState(window.history.state, '', next)
     }
+    known.current = window.location.hash
   }, [])
 
   const update = useCallback(
@@ -69,6 +74,7 @@ export function useDeepLink(): DeepLink {
 
   useEffect(() => {
     const onHashChange = () => {
+      known.current = window.location.hash
       const state = parseLink(window.location.hash)
       kept.current = state
       setTarget({ state, seq: nextSeq++ })
