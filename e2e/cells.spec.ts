@@ -102,6 +102,9 @@ test('a cell in the table opens a filter for its reads', async ({ page }) => {
 test('a t2g that names none of the references is refused with the reason; bulk files say why there are no cells', async ({
   page,
 }) => {
+  // The error is the panel's to say: it used to escape as an uncaught error of the page too.
+  const uncaught: string[] = []
+  page.on('pageerror', (e) => uncaught.push(e.message))
   await openStatsDone(page)
   await page.getByTestId('annotations-input').setInputFiles({
     name: 'other.tsv',
@@ -109,6 +112,7 @@ test('a t2g that names none of the references is refused with the reason; bulk f
     buffer: Buffer.from('ENST_NOT_HERE\tGENE1\nENST_NOR_HERE\tGENE2\n'),
   })
   await expect(page.getByTestId('cells-error')).toContainText('other.tsv')
+  expect(uncaught).toEqual([])
 
   await page.goto('/')
   await dropFiles(page, [

@@ -40,7 +40,7 @@ export class CellsRun extends WorkerRun<CellsState, CellsReply> {
     super(
       initial,
       createWorker(),
-      'cells',
+      'cells pass',
       (worker) => {
         const progress = (visited: number, total: number | undefined): void => {
           this.progress({ visited, total })

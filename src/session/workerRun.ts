@@ -56,6 +56,9 @@ export class WorkerRun<S extends RunState, R> {
         throw error
       },
     )
+    // The state carries the error: a run nobody awaits (the cells pass) must not also throw it at
+    // the page as an unhandled rejection. A caller awaiting `done` still gets the rejection.
+    this.done.catch(() => undefined)
   }
 
   get subscribe(): Store<S>['subscribe'] {

@@ -81,11 +81,21 @@ function CellsStatus({ cells, statsDone }: { cells: CellsHandle; statsDone: bool
   if (startError) return <Alert text={`Could not start the cells pass: ${startError}`} />
   if (!state) return <p className="cells-note">{statsDone ? 'Starting…' : 'Waiting for the statistics…'}</p>
   if (state.phase === 'error' && state.error) return <Alert text={state.error.message} />
+  if (state.phase === 'cancelled') {
+    return (
+      <p className="cells-note" data-testid="cells-cancelled">
+        Cancelled. Add the files again (Add t2g…) to count the cells.
+      </p>
+    )
+  }
   if (state.phase !== 'running') return null
   const pct = state.total ? Math.floor((100 * state.visited) / state.total) : 0
   return (
     <p className="cells-note" role="status" data-testid="cells-progress">
-      Counting the cells’ UMIs and genes in {state.fileNames.join(', ')}: {pct}% of {fmtCount(state.total ?? 0)} chunks
+      Counting the cells’ UMIs and genes in {state.fileNames.join(', ')}: {pct}% of {fmtCount(state.total ?? 0)} chunks{' '}
+      <button type="button" className="btn btn-small" data-testid="cells-cancel" onClick={cells.cancel}>
+        Cancel
+      </button>
     </p>
   )
 }

@@ -9,6 +9,8 @@ export interface CellsHandle {
   state: CellsState | undefined
   /** Why the pass could not start (the statistics are not done yet, a worker failed to start). */
   startError: string | undefined
+  /** Stops the running pass (Add t2g… starts it again). */
+  cancel: () => void
 }
 
 const NO_RUN = (): (() => void) => () => undefined
@@ -46,5 +48,6 @@ export function useCellsRun(session: RadSession, dropped: readonly File[], stats
   const add = useCallback((added: File[]) => {
     setFiles((had) => [...had.filter((f) => !added.some((a) => a.name === f.name)), ...added])
   }, [])
-  return { files, add, state, startError }
+  const cancel = useCallback(() => run?.cancel(), [run])
+  return { files, add, state, startError, cancel }
 }
