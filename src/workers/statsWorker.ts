@@ -187,8 +187,8 @@ function rowsOf(p: Pass, need: string): StatsState {
   const n = fmtInt(state.partitions?.barcodeCount ?? folded.barcodes)
   throw new RadError(
     'TOO_MANY_BARCODES',
-    `this run has ${n} barcodes, more than the page keeps one by one (${fmtInt(p.rowsUpTo * p.owners.count)}): its figures are exact, ` +
-      `but ${need} every barcode. \`rad stats FILE --tsv\` (or with --t2g for the cells) counts them on the command line.`,
+    `this run has ${n} barcodes, more than the page keeps one by one (${fmtInt(p.rowsUpTo * p.owners.count)}), ` +
+      `and ${need} every one (the figures shown are exact). On the command line, \`rad stats FILE --tsv\` lists them (with --t2g, the cells).`,
   )
 }
 
