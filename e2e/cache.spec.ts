@@ -147,7 +147,7 @@ test('a cached entry that fails to decode is dropped with a message, and the fil
 test('an open file is written to the recent files once, not at every render (it looped for the whole session)', async ({
   page,
 }) => {
-  // Counts the puts into the recent files' store (src/ui/persist/store.ts) from the page's start.
+  // Counts the puts into the recent files' store (src/ui/persist/persistStore.ts) from the page's start.
   await page.addInitScript(() => {
     const counts = { recent: 0 }
     Object.assign(window, { radRecentPuts: counts })

@@ -8,7 +8,7 @@ import { inferSemantics } from '../src/rad/semantics'
 import { decodeSidecar, encodeSidecar } from '../src/rad/sidecar'
 import { makeCheckPlan } from '../src/rad/valueChecks'
 import type { DecodedSidecar, KnownIndex } from '../src/rad/sidecar'
-import type { StatsJson } from '../src/rad/stats/types'
+import type { StatsJson } from '../src/rad/stats/statsTypes'
 import { startRangeServer } from '../test/helpers/rangeServer'
 import {
   FIXTURES,

@@ -35,7 +35,7 @@ export interface SubsetArgs {
   sample?: string | undefined
 }
 
-/** What `export` writes (io/exportSelection.ts); Parquet goes through parquetExport.ts (its metadata, the Hive study). */
+/** What `export` writes (io/exportSelection.ts); Parquet goes through exportCommand.ts (its metadata, the Hive study). */
 export type CliExportFormat = ExportFormat
 
 const FORMATS: readonly CliExportFormat[] = ['rad', 'tsv', 'jsonl', 'parquet']

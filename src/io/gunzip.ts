@@ -3,7 +3,7 @@
  * a gzipped permit list or t2g (docs/cells.md), recognised by its magic bytes.
  */
 import { RadError } from '../rad/errors'
-import { isGzip } from '../rad/cells/sniff'
+import { isGzip } from '../rad/cells/annotationSniff'
 import type { NamedBytes } from '../rad/cells'
 
 /** The most a gzipped annotation file may unpack to (the CLI's bound: a 3.7M-barcode list is 63 MB). */

@@ -1,7 +1,7 @@
 import { NeedMoreBytes } from '../rad/cursor'
 import { RadError, fmtInt } from '../rad/errors'
 import { parsePrelude } from '../rad/prelude'
-import { isSnappyFramed } from '../rad/sniff'
+import { isSnappyFramed } from '../rad/containerSniff'
 import type { Prelude } from '../rad/types'
 import type { ByteSource } from './byteSource'
 import { throwIfAborted } from './byteSource'

@@ -1,7 +1,7 @@
 import { u32le } from './chunk'
 import { Cursor, NeedMoreBytes } from './cursor'
 import { RadError, fmtInt, truncatedError } from './errors'
-import { SNAPPY_STREAM_ID, sniffForeignFormat } from './sniff'
+import { SNAPPY_STREAM_ID, sniffForeignFormat } from './containerSniff'
 import { readTagSection, readValue, describeType } from './tags'
 import { TYPE_ID } from './types'
 import type { Codec, Prelude, TagDesc, TagValue } from './types'

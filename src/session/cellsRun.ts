@@ -13,7 +13,7 @@ import type { IndexStore } from './indexStore'
 import type { CellsJob, CellsReply, CellsWorkerApi, OpenedFile } from '../workers/protocol'
 import { indexSnapshot } from './exportRun'
 import type { StatsRun } from './statsRun'
-import type { StatsJson } from '../rad/stats/types'
+import type { StatsJson } from '../rad/stats/statsTypes'
 import { WorkerRun } from './workerRun'
 import type { RunState } from './workerRun'
 

@@ -1,7 +1,7 @@
 /**
  * The cached reopen (ADR 0007) as a session sees it: the `.rdx` bytes to keep for a
  * file once its index (and its statistics) are done, the same encoding a sidecar uses, so one
- * format serves both. Where the bytes live is the page's business (src/ui/persist/store.ts):
+ * format serves both. Where the bytes live is the page's business (src/ui/persist/persistStore.ts):
  * the session only calls an IndexCache.
  */
 import { encodeSidecar } from '../rad/sidecar'

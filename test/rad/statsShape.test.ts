@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { statsJsonProblem } from '../../src/rad/stats/jsonShape'
+import { statsJsonProblem } from '../../src/rad/stats/statsJsonShape'
 import { SALMON_V2, SALMON_V3 } from '../helpers/fixtures'
 import { statsJsonOf } from '../helpers/statsOf'
 

@@ -4,7 +4,7 @@
  */
 import { decode2bit } from '../display'
 import { meanMedian } from '../stats/json'
-import type { MeanMedian } from '../stats/types'
+import type { MeanMedian } from '../stats/statsTypes'
 import type { CellQcState } from './cellQc'
 import type { PermitClass, PermitList } from './permitList'
 import { classifyBarcode, PERMIT_CLASSES } from './permitList'

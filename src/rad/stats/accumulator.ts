@@ -11,7 +11,7 @@ import { BarcodeUmiCounts } from './barcodeUmiCounts'
 import { Histogram } from './countTable'
 import { countable } from './keys'
 import { partitionBuffers, withoutPairs } from './pairPartitions'
-import type { StateExport, StatsOptions, StatsState } from './types'
+import type { StateExport, StatsOptions, StatsState } from './statsTypes'
 
 export { ORIENTATIONS } from './alignmentCounts'
 export { barcodeKey, wordsOf } from './keys'

@@ -8,7 +8,7 @@ import type { ChunkColumns } from '../types'
 import { Histogram } from './countTable'
 import { wordsOf } from './keys'
 import type { Words } from './keys'
-import type { StatsState } from './types'
+import type { StatsState } from './statsTypes'
 
 /** Orientation indices of StatsState.orientation (display.ts names them the same). */
 export const ORIENTATIONS = ['fw', 'rc', 'ff', 'fr', 'rf', 'rr', '?'] as const

@@ -4,7 +4,7 @@
  */
 import { CountTable, hashWords } from './countTable'
 import { hllAdd, hllMerge, newHll } from './hll'
-import type { BarcodeTableState } from './types'
+import type { BarcodeTableState } from './statsTypes'
 
 const HLL_SEED = 0x5bd1e995
 

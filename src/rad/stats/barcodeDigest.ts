@@ -1,5 +1,5 @@
 /**
- * Exact partitions' barcodes folded into distributions (ADR 0016; types.ts BarcodeDigest): each
+ * Exact partitions' barcodes folded into distributions (ADR 0016; statsTypes.ts BarcodeDigest): each
  * bucket's barcodes, once merged, add their reads and distinct UMIs to two histograms and may
  * enter the top list, and the bucket's lists are dropped. Digests of disjoint buckets add up, so
  * threads that own different buckets each send a few kilobytes instead of a row per barcode.
@@ -8,7 +8,7 @@ import { Histogram } from './countTable'
 import { DEFAULT_TOP } from './figures'
 import { BUCKETS, barcodeOf, bucketOf, noLists, setBucket } from './partitionLists'
 import type { BucketLists } from './partitionLists'
-import type { BarcodeDigest, PartitionState } from './types'
+import type { BarcodeDigest, PartitionState } from './statsTypes'
 
 /** Histogram values kept in a dense array (larger ones in its table): reads per barcode of most barcodes. */
 const DENSE = 4096

@@ -14,7 +14,7 @@ import type {
   CountTableState,
   PartitionState,
   StatsState,
-} from './types'
+} from './statsTypes'
 
 const runsOfTable = new WeakMap<CountTableState, CountRuns>()
 

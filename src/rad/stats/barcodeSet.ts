@@ -9,7 +9,7 @@ import type { Semantics } from '../semantics'
 import type { ChunkColumns } from '../types'
 import { barcodeKey, wordsOf } from './accumulator'
 import { CountTable } from './countTable'
-import type { StatsState } from './types'
+import type { StatsState } from './statsTypes'
 
 /** Barcode keys, `keyWords` words each (plain data: crosses to the export worker). */
 export interface BarcodeSet {

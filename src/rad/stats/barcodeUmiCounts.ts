@@ -20,7 +20,7 @@ import {
   partitionBarcodeTable,
   partitionBarcodes,
 } from './pairPartitions'
-import type { BarcodeUmiOptions, BarcodeUmiShape, PartitionState, StateExport, StatsState } from './types'
+import type { BarcodeUmiOptions, BarcodeUmiShape, PartitionState, StateExport, StatsState } from './statsTypes'
 
 const PAIR_SEED = 0x1b873593
 

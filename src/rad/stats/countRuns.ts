@@ -5,7 +5,7 @@
  * into histograms (BarcodeDigest) gives the same figures as one that kept a row per barcode.
  */
 import { Histogram } from './countTable'
-import type { HistogramState, MeanMedian } from './types'
+import type { HistogramState, MeanMedian } from './statsTypes'
 
 /** Runs of equal counts, counts strictly descending; `lengths[i]` barcodes have `values[i]`. */
 export interface CountRuns {

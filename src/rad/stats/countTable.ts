@@ -6,7 +6,7 @@
  * Past `maxEntries` an insert is refused (-1): the caller decides what an
  * approximation does then (docs/stats.md).
  */
-import type { CountTableState, HistogramState } from './types'
+import type { CountTableState, HistogramState } from './statsTypes'
 
 const INITIAL_ENTRIES = 1024
 

@@ -1,5 +1,5 @@
 /** Small figure helpers of the statistics JSON: mean and median, top lists. */
-import type { MeanMedian, Ranked } from './types'
+import type { MeanMedian, Ranked } from './statsTypes'
 
 /** Entries of each top list of the JSON. */
 export const DEFAULT_TOP = 20

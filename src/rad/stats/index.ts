@@ -1,5 +1,5 @@
 /** Whole-file statistics (docs/stats.md, ADR 0004): the public API of src/rad/stats (docs/stats.md). */
-export type * from './types'
+export type * from './statsTypes'
 export {
   createStatsAccumulator,
   mergeStates,

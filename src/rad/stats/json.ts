@@ -1,4 +1,4 @@
-/** From an accumulator's state to the figures of the contract (types.ts StatsJson, docs/stats.md). */
+/** From an accumulator's state to the figures of the contract (statsTypes.ts StatsJson, docs/stats.md). */
 import { mappingTypeName } from '../display'
 import type { Semantics } from '../semantics'
 import type { Prelude } from '../types'
@@ -8,7 +8,7 @@ import { barcodeRuns, barcodeStats } from './barcodeJson'
 import { meanMedian, topRanked } from './figures'
 import { expectCellsCutoff, forceCellsCutoff, kneeDistance } from './knee'
 import { umiStats } from './umiJson'
-import type { ChunkStats, HistogramState, StatsJson, StatsOptions, StatsState } from './types'
+import type { ChunkStats, HistogramState, StatsJson, StatsOptions, StatsState } from './statsTypes'
 
 export { meanMedian, topRanked } from './figures'
 export { barcodeRuns, barcodeTsv, statsTsvText } from './barcodeJson'

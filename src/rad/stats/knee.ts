@@ -6,7 +6,7 @@
  */
 import { countAtRank, forEachRun, prefixRuns, runsOf } from './countRuns'
 import type { CountRuns, Descending } from './countRuns'
-import type { Cutoff } from './types'
+import type { Cutoff } from './statsTypes'
 
 /** A run whose distance changes by less than this end to end is flat: its points differ by rounding only. */
 const FLAT = 1e-12

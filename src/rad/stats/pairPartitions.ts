@@ -19,7 +19,7 @@ import { PairCountingCore } from './pairCountingCore'
 import { DigestBuilder, foldIntoDigest, mergeDigests } from './barcodeDigest'
 import { SpilledRuns } from './spilledRuns'
 import type { SpillOptions } from './spilledRuns'
-import type { PartitionState, StateExport } from './types'
+import type { PartitionState, StateExport } from './statsTypes'
 
 export { BUCKET_BITS, barcodeOf, emptyPartitions } from './partitionLists'
 export {

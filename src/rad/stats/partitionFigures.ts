@@ -5,7 +5,7 @@
  */
 import { digestBuffers, mergeDigests } from './barcodeDigest'
 import { BUCKETS, barcodeOf, bucketOf } from './partitionLists'
-import type { CountTableState, PartitionState } from './types'
+import type { CountTableState, PartitionState } from './statsTypes'
 
 /** Counts of a state from its lists. */
 export function recount(s: PartitionState): void {

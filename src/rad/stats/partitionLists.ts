@@ -7,7 +7,7 @@
  * Good–Toulmin at t = 1 needs), so a UMI is below 2^31 (≤ 15 nt). 4 bytes a distinct pair, 16 a
  * barcode. Lists are replaced, never written in place, so states can share them.
  */
-import type { PartitionState } from './types'
+import type { PartitionState } from './statsTypes'
 
 export const BUCKET_BITS = 8
 export const BUCKETS = 1 << BUCKET_BITS

@@ -11,12 +11,12 @@ import type { Prelude } from '../types'
 import type { Semantics } from '../semantics'
 import { barcodeRuns, statsJson } from './json'
 import { depthProblem } from '../jsonShape'
-import { statsJsonProblem } from './jsonShape'
+import { statsJsonProblem } from './statsJsonShape'
 import { runsOf } from './countRuns'
 import type { Descending } from './countRuns'
 import { RANK_CURVE_POINTS, logDownsample } from './logDownsample'
 import type { RankCurve } from './logDownsample'
-import type { StatsJson, StatsState } from './types'
+import type { StatsJson, StatsState } from './statsTypes'
 
 /** A statistics report: what the panel shows and `Save JSON` saves. */
 export interface StatsReport {

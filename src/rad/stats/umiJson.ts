@@ -4,7 +4,7 @@ import { runsMeanMedian, runsOfHistogram } from './countRuns'
 import { meanMedian } from './figures'
 import { partitionFigures } from './pairPartitions'
 import type { PartitionFigures } from './pairPartitions'
-import type { MeanMedian, PartitionState, StatsState, UmiStats } from './types'
+import type { MeanMedian, PartitionState, StatsState, UmiStats } from './statsTypes'
 
 /**
  * Distinct UMIs per barcode of the combined table (scaled by the sampling

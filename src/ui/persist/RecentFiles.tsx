@@ -2,7 +2,7 @@ import { useState } from 'react'
 import './session.css'
 import { fileFromHandle } from './fileHandles'
 import { fmtBytes, fmtCount } from '../format'
-import type { RecentFile } from './store'
+import type { RecentFile } from './persistStore'
 import type { RecentFiles as Recent } from './useRecentFiles'
 
 interface Props {

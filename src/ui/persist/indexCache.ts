@@ -1,5 +1,5 @@
 import type { IndexCache } from '../../session'
-import { persistStore } from './store'
+import { persistStore } from './persistStore'
 
 /**
  * The sessions' index cache (ADR 0007) over the page's IndexedDB store: `.rdx` bytes keyed by

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { handleFor } from './fileHandles'
-import { persistStore } from './store'
-import type { RecentFile } from './store'
+import { persistStore } from './persistStore'
+import type { RecentFile } from './persistStore'
 
 export interface RecentFiles {
   list: RecentFile[]

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { ReactNode } from 'react'
-import type { StatsJson } from '../../rad/stats/types'
+import type { StatsJson } from '../../rad/stats/statsTypes'
 import type { StatsCutoffs } from '../../session'
 import type { StatsView } from '../../session'
 import { CutoffControls } from './CutoffControls'

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react'
-import type { StatsJson } from '../../rad/stats/types'
+import type { StatsJson } from '../../rad/stats/statsTypes'
 import type { Semantics } from '../../rad/semantics'
 import type { CellsReply, RadSession } from '../../session'
 import { AnnotationsInput, CellsSection } from './CellsSection'

@@ -1,4 +1,4 @@
-import type { Cutoff } from '../../rad/stats/types'
+import type { Cutoff } from '../../rad/stats/statsTypes'
 import { fmtCount } from '../format'
 
 /** A vertical marker on the knee plot's rank axis. */

@@ -13,7 +13,7 @@ import {
 } from '../../../src/rad/stats/pairPartitions'
 import { DIGEST_TOP } from '../../../src/rad/stats/barcodeDigest'
 import { Histogram } from '../../../src/rad/stats/countTable'
-import type { HistogramState, PartitionState } from '../../../src/rad/stats/types'
+import type { HistogramState, PartitionState } from '../../../src/rad/stats/statsTypes'
 import { MemorySpillStore } from '../../helpers/memorySpill'
 
 function random(seed: number): () => number {

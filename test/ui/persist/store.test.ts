@@ -1,7 +1,7 @@
 import { IDBFactory } from 'fake-indexeddb'
 import { describe, expect, it } from 'vitest'
 import { evictions } from '../../../src/ui/persist/lru'
-import { MAX_RECENT, PersistStore } from '../../../src/ui/persist/store'
+import { MAX_RECENT, PersistStore } from '../../../src/ui/persist/persistStore'
 
 /** A fresh database and a clock that moves one tick a call. */
 async function fresh(capBytes = 100): Promise<PersistStore> {

@@ -1,12 +1,12 @@
 /**
- * The shape of a StatsJson (types.ts) as the page reads it, checked field by field: statistics
+ * The shape of a StatsJson (statsTypes.ts) as the page reads it, checked field by field: statistics
  * kept in a `.rdx` sidecar or the index cache are shown without a pass, so a section of another
  * shape must be caught before it reaches a component (docs/sidecar.md).
  */
 import { bool, listOf, nullable, num, optional, recordOf, shape, str, tuple } from '../jsonShape'
 import type { ShapeCheck } from '../jsonShape'
 import { DEFAULT_TOP } from './accumulator'
-import type { StatsJson } from './types'
+import type { StatsJson } from './statsTypes'
 
 /**
  * The most entries a writer puts in each list (rad index and the page write DEFAULT_TOP top

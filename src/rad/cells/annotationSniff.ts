@@ -5,7 +5,7 @@
  */
 import { decodeUtf8 } from '../cursor'
 import { RadError } from '../errors'
-import type { NamedBytes } from './cellsRun'
+import type { NamedBytes } from './cellsPass'
 import { tableRows } from './annotations'
 
 export type AnnotationKind = 't2g' | 'gene-names' | 'permit-list'
