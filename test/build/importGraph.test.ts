@@ -2,7 +2,7 @@
  * The import graph of src/ (docs/architecture.md §1): every import points down a floor, never up,
  * and no file reaches itself through its imports. ESLint's no-restricted-imports holds each file;
  * this test holds the whole graph, so a rule written too narrowly (a pattern that missed a
- * subfolder) or a circle across floors is caught by `npm test` itself.
+ * subfolder) or a circle across floors is caught by `npm test` itself; and no two files share a name.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -109,5 +109,14 @@ describe('the import graph of src/', () => {
 
   it('has no circle', () => {
     expect(circles()).toEqual([])
+  })
+
+  it('has no two files of one name (index.ts aside): a file’s name says what it is', () => {
+    const byName = new Map<string, string[]>()
+    for (const f of files) {
+      const name = f.split('/').pop()!
+      if (name !== 'index.ts') byName.set(name, [...(byName.get(name) ?? []), relative(SRC, f)])
+    }
+    expect([...byName.values()].filter((paths) => paths.length > 1)).toEqual([])
   })
 })
