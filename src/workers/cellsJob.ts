@@ -11,7 +11,10 @@ import { eachSelectedChunk } from '../io/selectedRecords'
 import { loadAnnotations, missingT2g, sortAnnotations, startCells } from '../rad/cells'
 import { RadError } from '../rad/errors'
 import { inferSemantics } from '../rad/semantics'
-import type { CellsJob, CellsReply } from './protocol'
+import { loadWasmCodecs } from '../io/codecWasm'
+import { radStreamOf } from '../io/readPrelude'
+import { openByteSource } from '../io/sourceSpec'
+import type { CellsJob, CellsReply, CellsWorkerApi } from './protocol'
 
 export async function runCellsJob(
   job: CellsJob,
@@ -36,4 +39,15 @@ export async function runCellsJob(
     { known: { index: job.index, convention: job.convention }, signal, onProgress },
   )
   return { ...run.finish(), files: sorted.kinds }
+}
+
+/** The cells worker's body (cells.worker.ts exposes it). */
+export function makeCellsApi(): CellsWorkerApi {
+  return {
+    async run(spec, job, onProgress) {
+      await loadWasmCodecs()
+      const source = await radStreamOf(await openByteSource(spec), job.container, job.frames)
+      return runCellsJob(job, source, onProgress)
+    },
+  }
 }

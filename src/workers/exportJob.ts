@@ -16,7 +16,10 @@ import { inferSemantics } from '../rad/semantics'
 import { matchBarcodeSet } from '../rad/stats/barcodeSet'
 import type { ByteSink } from '../rad/subsetWriter'
 import type { Prelude } from '../rad/types'
-import type { ExportJob, ExportPick } from './protocol'
+import { transfer } from 'comlink'
+import { radStreamOf } from '../io/readPrelude'
+import { openByteSource } from '../io/sourceSpec'
+import type { ExportJob, ExportPick, ExportWorkerApi } from './protocol'
 
 /** The RecordSelection of a pick; filters are compiled here, once (their errors are the user's words). */
 export function selectionFor(pick: ExportPick, prelude: Prelude): RecordSelection {
@@ -50,4 +53,37 @@ export function runExportJob(
     onProgress,
     signal,
   })
+}
+
+/** Progress goes to the page at most this often (a message per chunk would flood it on million-chunk files). */
+const PROGRESS_EVERY_MS = 100
+
+/** Bytes that own their whole buffer, so they can be transferred without taking a view's neighbours along. */
+function owned(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+  return whole && bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : bytes.slice()
+}
+
+/** The export worker's body (export.worker.ts exposes it). */
+export function makeExportApi(): ExportWorkerApi {
+  return {
+    async run(spec, job, sink, onProgress) {
+      const file = await openByteSource(spec)
+      const source = await radStreamOf(file, job.container, job.frames)
+      const remote: ByteSink = {
+        write: (bytes) => {
+          const b = owned(bytes)
+          return sink.write(transfer(b, [b.buffer]))
+        },
+        patch: (position, bytes) => sink.patch(position, bytes.slice()),
+      }
+      let last = 0
+      return runExportJob(job, source, remote, (visited, total) => {
+        const now = performance.now()
+        if (now - last < PROGRESS_EVERY_MS && visited !== total) return
+        last = now
+        onProgress(visited, total)
+      })
+    },
+  }
 }

@@ -23,7 +23,7 @@ import type { CompiledFilter, RecordFilter } from '../rad/recordFilter'
 import type { BarcodeSet } from '../rad/stats'
 import type { ByteSink } from '../rad/subsetWriter'
 import type { BadChunk, ChunkRequest } from './chunkRequest'
-import type { StatsWorkerApi } from './statsProtocol'
+import type { StatsReport, StatsWorkerApi } from './statsProtocol'
 
 /** What the index worker learns as soon as the prelude is read. */
 export interface OpenedFile {
@@ -305,3 +305,34 @@ export type {
   StatsReport,
   StatsWorkerApi,
 } from './statsProtocol'
+
+/** Chunks copied back to back; entry i is chunk[i] at file offset offset[i], bytes [start[i], start[i+1]). */
+export interface CheckBatch {
+  bytes: Uint8Array
+  chunk: Uint32Array
+  offset: Float64Array
+  /** count + 1 entries. */
+  start: Uint32Array
+  count: number
+  convention: NbytesConvention
+}
+
+export interface CheckResult {
+  alignments: number
+  issues: IntegrityIssue[]
+  /** Chunk-local faults, including those beyond the listed issues. */
+  damaged: number
+  /** Every damaged chunk, listed in `issues` or not (a salvage must leave them all out). */
+  damagedChunks: number[]
+}
+
+/**
+ * What the record checker worker exposes (check.worker.ts; recordChecks.ts makeCheckerApi): open
+ * once per file, then check batches; opened with `count`, it also counts the whole-file statistics
+ * of every chunk it is given, and `counted` answers with their report once the walk is over.
+ */
+export interface CheckerApi {
+  open(prelude: Prelude, count?: boolean): void
+  check(batch: CheckBatch): CheckResult
+  counted(): StatsReport | undefined
+}

@@ -12,32 +12,14 @@ import type { ChunkPayload } from '../rad/chunk'
 import { chunkPayload } from '../rad/decodeChunk'
 import { RadError } from '../rad/errors'
 import { isChunkLocal, issueFromError } from '../rad/integrity'
-import type { IntegrityIssue } from '../rad/integrity'
 import { inferSemantics } from '../rad/semantics'
 import type { NbytesConvention, Prelude } from '../rad/types'
 import type { StatsReport } from '../rad/stats/section'
 import { checkChunk, makeCheckPlan } from '../rad/valueChecks'
 import { WalkCounter } from './walkCount'
+import type { CheckBatch, CheckResult, CheckerApi } from './protocol'
 
-/** Chunks copied back to back; entry i is chunk[i] at file offset offset[i], bytes [start[i], start[i+1]). */
-export interface CheckBatch {
-  bytes: Uint8Array
-  chunk: Uint32Array
-  offset: Float64Array
-  /** count + 1 entries. */
-  start: Uint32Array
-  count: number
-  convention: NbytesConvention
-}
-
-export interface CheckResult {
-  alignments: number
-  issues: IntegrityIssue[]
-  /** Chunk-local faults, including those beyond the listed issues. */
-  damaged: number
-  /** Every damaged chunk, listed in `issues` or not (a salvage must leave them all out). */
-  damagedChunks: number[]
-}
+export type { CheckBatch, CheckResult, CheckerApi } from './protocol'
 
 const BATCH_BYTES = 8 << 20
 const BATCH_CHUNKS = 4096
@@ -157,7 +139,7 @@ export function makeBatchChecker(prelude: Prelude, counter?: WalkCounter): (batc
  * batches. Opened with `count`, it also counts the whole-file statistics of every chunk it is
  * given (walkCount.ts), and `counted` answers with their report once the walk is over.
  */
-export function makeCheckerApi() {
+export function makeCheckerApi(): CheckerApi {
   let check: ((batch: CheckBatch) => CheckResult) | undefined
   let counter: WalkCounter | undefined
   return {
@@ -176,5 +158,3 @@ export function makeCheckerApi() {
     },
   }
 }
-
-export type CheckerApi = ReturnType<typeof makeCheckerApi>
