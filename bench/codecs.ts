@@ -14,9 +14,9 @@ import { join } from 'node:path'
 import { decompress as fzstdDecompress } from 'fzstd'
 import { decompressBlock } from 'lz4js'
 import { ZSTDDecoder } from 'zstddec'
-import { decompressChunk } from '../src/rad/codec'
+import { decompressChunk } from '../src/rad/decode/codec'
 import { loadWasmCodecs } from '../src/io/codecWasm'
-import { parsePrelude } from '../src/rad/prelude'
+import { parsePrelude } from '../src/rad/prelude/prelude'
 import { loadZstd, lz4Payload, zstdFrame } from '../test/helpers/radWriter'
 
 const ROOT = join(import.meta.dirname, '..')

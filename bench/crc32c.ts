@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { compress, uncompress } from 'snappyjs'
-import { crc32c } from '../src/rad/crc32c'
+import { crc32c } from '../src/rad/decode/crc32c'
 
 const FIXTURE = new URL('../test/fixtures/salmon/rad-chromium-v3-small.rad', import.meta.url)
 const FRAME = 65536

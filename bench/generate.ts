@@ -14,7 +14,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync, closeSync, copyFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parsePrelude } from '../src/rad/prelude'
+import { parsePrelude } from '../src/rad/prelude/prelude'
 import { buildRad, loadZstd, recordBytes, tag, zstdFrame } from '../test/helpers/radWriter'
 import type { RadSpec } from '../test/helpers/radWriter'
 import { writeTenx } from './tenx'

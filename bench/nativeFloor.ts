@@ -22,8 +22,8 @@ import { execFileSync } from 'node:child_process'
 import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { storedZstdBlock } from '../src/rad/codec'
-import { parsePrelude } from '../src/rad/prelude'
+import { storedZstdBlock } from '../src/rad/decode/codec'
+import { parsePrelude } from '../src/rad/prelude/prelude'
 import { DATA } from './generate'
 
 const print = (line: string): boolean => process.stdout.write(`${line}\n`)

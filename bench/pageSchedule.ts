@@ -12,11 +12,11 @@
  *   node --import tsx bench/pageSchedule.ts FILE [workers] [drainEvery] [own]
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { recordLayout } from '../src/rad/chunk'
-import { decodeChunkInPlace } from '../src/rad/decodeChunk'
-import { InPlaceScratch } from '../src/rad/decodeInPlace'
-import { parsePrelude } from '../src/rad/prelude'
-import { inferSemantics } from '../src/rad/semantics'
+import { recordLayout } from '../src/rad/decode/chunk'
+import { decodeChunkInPlace } from '../src/rad/decode/decodeChunk'
+import { InPlaceScratch } from '../src/rad/decode/decodeInPlace'
+import { parsePrelude } from '../src/rad/prelude/prelude'
+import { inferSemantics } from '../src/rad/prelude/semantics'
 import { createStatsAccumulator, statsJson } from '../src/rad/stats'
 import { SpillFile } from '../src/cli/spillFile'
 import { tmpdir } from 'node:os'

@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parsePrelude } from '../src/rad/prelude'
+import { parsePrelude } from '../src/rad/prelude/prelude'
 import { DATA, replicate } from './generate'
 
 const ROOT = join(import.meta.dirname, '..')

@@ -3,11 +3,11 @@ import { copyFileSync, mkdirSync, readFileSync, statSync, utimesSync } from 'nod
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { sampleBlocks } from '../src/io/fileFingerprint'
-import { CHUNK_HEADER_BYTES, recordLayout } from '../src/rad/chunk'
-import { inferSemantics } from '../src/rad/semantics'
-import { decodeSidecar, encodeSidecar } from '../src/rad/sidecar'
-import { makeCheckPlan } from '../src/rad/valueChecks'
-import type { DecodedSidecar, KnownIndex } from '../src/rad/sidecar'
+import { CHUNK_HEADER_BYTES, recordLayout } from '../src/rad/decode/chunk'
+import { inferSemantics } from '../src/rad/prelude/semantics'
+import { decodeSidecar, encodeSidecar } from '../src/rad/sidecar/sidecar'
+import { makeCheckPlan } from '../src/rad/checks/valueChecks'
+import type { DecodedSidecar, KnownIndex } from '../src/rad/sidecar/sidecar'
 import type { StatsJson } from '../src/rad/stats/statsTypes'
 import { startRangeServer } from '../test/helpers/rangeServer'
 import {
@@ -25,7 +25,7 @@ import {
 /**
  * A sidecar is a claim, not the truth (docs/sidecar.md, "A sidecar is a claim"): a `.rdx` or a cached index
  * whose checksum is valid may still say things about the file that are not so. Each test crafts
- * one with the real encoder (src/rad/sidecar.ts, which recomputes the checksum) and checks that
+ * one with the real encoder (src/rad/sidecar/sidecar.ts, which recomputes the checksum) and checks that
  * the page neither throws nor believes it: a section of another shape is dropped with a message,
  * a chunk table that disagrees with the chunk headers is dropped and the file scanned, and a
  * recorded verdict is never shown as "Clean" before this page checked the records.

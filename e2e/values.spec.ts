@@ -1,12 +1,12 @@
 /**
  * "Dark theme and readable values": placeholders, explained columns, reference labels,
  * copying a barcode, honest figures, the drop area, dropped folders and several files, non-RAD
- * files, and a cancel before the header. Expected values come from the core (src/rad/display.ts).
+ * files, and a cancel before the header. Expected values come from the core (src/rad/text/display.ts).
  */
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
-import { placeholderReason, refLabel } from '../src/rad/display'
+import { placeholderReason, refLabel } from '../src/rad/text/display'
 import { bulk } from '../test/helpers/assays'
 import type { BulkRead } from '../test/helpers/assays'
 import { radBytes } from '../test/helpers/radWriter'

@@ -6,7 +6,7 @@
 import { transfer } from 'comlink'
 import type { WorkerCall } from '../../src/session/decodePool'
 import { lanesOf, passBatches, runLanes } from '../../src/session/lanes'
-import { chunkSpan } from '../../src/rad/chunk'
+import { chunkSpan } from '../../src/rad/decode/chunk'
 import type { ChunkColumns, NbytesConvention } from '../../src/rad/types'
 import type { ChunkRequest } from '../../src/workers/protocol'
 import { chunkBuffers } from '../../src/workers/transfer'

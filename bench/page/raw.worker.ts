@@ -5,8 +5,8 @@ import { openRad } from '../../src/io/openRad'
 import { scanChunks } from '../../src/io/scanChunks'
 import { yieldTask } from '../../src/io/yieldTask'
 import type { ScanTiming } from '../../src/io/scanPace'
-import { inferSemantics } from '../../src/rad/semantics'
-import { makeCheckPlan } from '../../src/rad/valueChecks'
+import { inferSemantics } from '../../src/rad/prelude/semantics'
+import { makeCheckPlan } from '../../src/rad/checks/valueChecks'
 
 /** CPU work on the reading thread, for probing how reads and work share it: `passes` OR passes over the words. */
 function work(buffer: ArrayBuffer, passes: number): number {

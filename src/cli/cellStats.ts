@@ -6,9 +6,9 @@
  */
 import { readFile } from 'node:fs/promises'
 import { gunzipSync } from 'node:zlib'
-import { decodeChunk } from '../rad/decodeChunk'
+import { decodeChunk } from '../rad/decode/decodeChunk'
 import { RadError, plural } from '../rad/errors'
-import type { Semantics } from '../rad/semantics'
+import type { Semantics } from '../rad/prelude/semantics'
 import type { Prelude } from '../rad/types'
 import { barcodesAtLeast } from '../rad/stats'
 import type { StatsState } from '../rad/stats'

@@ -1,4 +1,4 @@
-import type { CompatibilityReport } from '../rad/compatibility'
+import type { CompatibilityReport } from '../rad/prelude/compatibility'
 import { CONSUMER_SOURCES } from '../rad/consumers'
 
 /** The `producer` and `compatibility` keys of `info` (docs/integrity.md), snake_case like the rest. */

@@ -1,9 +1,9 @@
 /**
  * The record-filter flags shared by `view`, `dump` (and `subset`): read out of
- * the argument list into a RecordFilter (src/rad/recordFilter.ts), leaving
+ * the argument list into a RecordFilter (src/rad/filter/recordFilter.ts), leaving
  * the other arguments for the command's own parser.
  */
-import type { Orientation, RecordFilter } from '../rad/recordFilter'
+import type { Orientation, RecordFilter } from '../rad/filter/recordFilter'
 
 export const FILTER_USAGE = `filters (view, dump, subset; all given must hold):
   --barcode ACGT…         records whose cell barcode is this sequence (any barcode level of its length)

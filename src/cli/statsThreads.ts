@@ -8,11 +8,11 @@
  * loaded in a worker thread whose workerData says so.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { recordLayout } from '../rad/chunk'
-import { decodeChunkInPlace } from '../rad/decodeChunk'
-import { InPlaceScratch } from '../rad/decodeInPlace'
-import { parsePrelude } from '../rad/prelude'
-import { inferSemantics } from '../rad/semantics'
+import { recordLayout } from '../rad/decode/chunk'
+import { decodeChunkInPlace } from '../rad/decode/decodeChunk'
+import { InPlaceScratch } from '../rad/decode/decodeInPlace'
+import { parsePrelude } from '../rad/prelude/prelude'
+import { inferSemantics } from '../rad/prelude/semantics'
 import { createStatsAccumulator, statsTransferables } from '../rad/stats'
 import type { StatsState } from '../rad/stats'
 import type { NbytesConvention } from '../rad/types'

@@ -3,7 +3,7 @@
  * (docs/subsets.md): writes the chosen records of IN as a valid RAD file
  * (rad/subsetWriter.ts; docs/subsets.md). Ranges are 0-based and inclusive;
  * record numbers are `view`'s `ID`s; the filters are view's and dump's
- * (filterFlags.ts, rad/recordFilter.ts). Everything given combines with AND.
+ * (filterFlags.ts, rad/filter/recordFilter.ts). Everything given combines with AND.
  */
 import type { ByteSource } from '../io/byteSource'
 import { exportSelection } from '../io/exportSelection'
@@ -11,10 +11,10 @@ import type { ExportFormat } from '../io/exportSelection'
 import { openRad } from '../io/openRad'
 import type { RecordSelection } from '../io/selectedRecords'
 import { plural } from '../rad/errors'
-import { identifyProducer } from '../rad/producer'
-import { compileFilter, matchRecords } from '../rad/recordFilter'
-import type { RecordFilter } from '../rad/recordFilter'
-import { inferSemantics } from '../rad/semantics'
+import { identifyProducer } from '../rad/prelude/producer'
+import { compileFilter, matchRecords } from '../rad/filter/recordFilter'
+import type { RecordFilter } from '../rad/filter/recordFilter'
+import { inferSemantics } from '../rad/prelude/semantics'
 import type { ChunkColumns } from '../rad/types'
 import type { Output } from './output'
 import { writeOutput } from './safeOutput'

@@ -1,4 +1,4 @@
-import type { IntegrityIssue } from '../rad/integrity'
+import type { IntegrityIssue } from '../rad/checks/integrity'
 
 /** A problem a source found in its container while reading: a Snappy frame whose checksum fails. */
 export interface SourceDamage {

@@ -1,5 +1,5 @@
 import { ZSTDDecoder } from 'zstddec'
-import { installZstdDecoder } from '../rad/codec'
+import { installZstdDecoder } from '../rad/decode/codec'
 
 /**
  * Swaps zstd decoding (codec.ts) from fzstd to libzstd compiled to WebAssembly

@@ -1,17 +1,17 @@
 /**
  * Exports of a selection of records (docs/subsets.md), streamed to a ByteSink:
  * - `rad`: a valid RAD subset (rad/subsetWriter.ts; `rad subset` writes the same bytes);
- * - `tsv`: the `view` lines (rad/viewLine.ts), one per alignment;
- * - `jsonl`: the `dump` JSON Lines (rad/dumpLine.ts), one per record;
+ * - `tsv`: the `view` lines (rad/text/viewLine.ts), one per alignment;
+ * - `jsonl`: the `dump` JSON Lines (rad/text/dumpLine.ts), one per record;
  * - `parquet`: the table of docs/engines.md (parquetExport.ts, ADR 0012).
  * The CLI and the page's export worker both call exportSelection.
  */
-import { dumpRecordJson } from '../rad/dumpLine'
-import { inferSemantics } from '../rad/semantics'
+import { dumpRecordJson } from '../rad/text/dumpLine'
+import { inferSemantics } from '../rad/prelude/semantics'
 import { SubsetWriter } from '../rad/subsetWriter'
 import type { ByteSink, SubsetOptions } from '../rad/subsetWriter'
 import type { Prelude } from '../rad/types'
-import { viewRecordLines } from '../rad/viewLine'
+import { viewRecordLines } from '../rad/text/viewLine'
 import type { ByteSource } from './byteSource'
 import { writeParquet } from './parquetExport'
 import type { ParquetOptions } from './parquetExport'

@@ -1,7 +1,7 @@
-import { crc32c } from '../rad/crc32c'
+import { crc32c } from '../rad/decode/crc32c'
 import { RadError, fmtInt } from '../rad/errors'
-import { SIDECAR_HASH_BYTES, hashFingerprint } from '../rad/sidecar'
-import type { HashedFingerprint } from '../rad/sidecar'
+import { SIDECAR_HASH_BYTES, hashFingerprint } from '../rad/sidecar/sidecar'
+import type { HashedFingerprint } from '../rad/sidecar/sidecar'
 import type { ByteSource } from './byteSource'
 
 /**

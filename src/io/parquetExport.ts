@@ -1,15 +1,15 @@
 /**
  * A selection of records as a Parquet file (docs/engines.md, ADR 0012): the
- * table of rad/parquetSchema.ts, filled chunk by chunk (rad/parquetRows.ts)
+ * table of rad/parquet/parquetSchema.ts, filled chunk by chunk (rad/parquet/parquetRows.ts)
  * and written one row group at a time (io/parquetRowGroup.ts: the pages this
  * project encodes, the other columns by hyparquet-writer, in its file). After
  * each row group the bytes go to the sink and the buffers start again, so
  * memory holds one row group whatever the file's size.
  */
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer'
-import { ParquetRows } from '../rad/parquetRows'
-import { parquetMetadata, parquetPlan } from '../rad/parquetSchema'
-import { inferSemantics } from '../rad/semantics'
+import { ParquetRows } from '../rad/parquet/parquetRows'
+import { parquetMetadata, parquetPlan } from '../rad/parquet/parquetSchema'
+import { inferSemantics } from '../rad/prelude/semantics'
 import type { ByteSink } from '../rad/subsetWriter'
 import type { Prelude } from '../rad/types'
 import type { ByteSource } from './byteSource'
@@ -20,7 +20,7 @@ import type { RecordSelection, WalkOptions } from './selectedRecords'
 export interface ParquetOptions {
   /** One row per record, its alignments a list column (`--per record`). */
   perRecord?: boolean
-  /** The producer's name for the metadata (rad/producer.ts). */
+  /** The producer's name for the metadata (rad/prelude/producer.ts). */
   producer?: string
   /** The source file's name for the metadata. */
   source?: string
@@ -39,7 +39,7 @@ export interface ParquetSummary {
 
 /**
  * Rows per row group, well under the 1M cap. The columns this project encodes
- * (rad/parquetDictionary.ts) reuse their buffers, so a row group's memory is
+ * (rad/parquet/parquetDictionary.ts) reuse their buffers, so a row group's memory is
  * about its rows' bytes: on the 24M-alignment 10x file 2^16 rows peak near
  * 165 MiB, 2^18 near 195, 2^19 near 215; larger groups share the reference
  * dictionary more (362, 288, 273 MB out) and run faster (bench/results.md).

@@ -1,6 +1,6 @@
 /**
  * One row group of the export written into hyparquet-writer's ParquetWriter
- * (ADR 0012). Columns whose pages this project encoded (rad/parquetDictionary.ts:
+ * (ADR 0012). Columns whose pages this project encoded (rad/parquet/parquetDictionary.ts:
  * dictionaries built from integer keys, UMIs as PLAIN bytes) and the
  * delta-encoded record and chunk numbers get their page headers and column
  * metadata here; every other column goes through the writer's own
@@ -14,9 +14,9 @@ import { writePageHeader } from 'hyparquet-writer/src/datapage.js'
 import { deltaBinaryPack } from 'hyparquet-writer/src/delta.js'
 import { encodeNestedValues } from 'hyparquet-writer/src/dremel.js'
 import { schemaPathResolver } from 'hyparquet-writer/src/schema.js'
-import type { EncodedPages } from '../rad/parquetDictionary'
-import type { ParquetEncoding } from '../rad/parquetSchema'
-import type { ParquetData } from '../rad/parquetValues'
+import type { EncodedPages } from '../rad/parquet/parquetDictionary'
+import type { ParquetEncoding } from '../rad/parquet/parquetSchema'
+import type { ParquetData } from '../rad/parquet/parquetValues'
 
 type RowGroup = ParquetWriter['row_groups'][number]
 type ColumnChunk = RowGroup['columns'][number]

@@ -1,8 +1,8 @@
 /** What the chunk scan (scanChunks.ts) is asked, reports as it goes, and returns. */
-import type { CheckPlan } from '../rad/checkPlan'
+import type { CheckPlan } from '../rad/checks/checkPlan'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import type { RadErrorData } from '../rad/errors'
-import type { IntegrityIssue } from '../rad/integrity'
+import type { IntegrityIssue } from '../rad/checks/integrity'
 import type { NbytesConvention } from '../rad/types'
 import type { ScanTiming } from './scanPace'
 

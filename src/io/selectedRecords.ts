@@ -10,11 +10,11 @@
  * scanned from chunk 0 (scanChunks). A damaged chunk in the selection stops
  * the walk with its error: an export never silently leaves records out.
  */
-import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout, u32le } from '../rad/chunk'
-import type { ChunkPayload, RecordLayout } from '../rad/chunk'
+import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout, u32le } from '../rad/decode/chunk'
+import type { ChunkPayload, RecordLayout } from '../rad/decode/chunk'
 import type { ChunkIndex } from '../rad/chunkIndex'
-import { chunkPayload, decodeRecords } from '../rad/decodeChunk'
-import { recordBounds } from '../rad/decodeExact'
+import { chunkPayload, decodeRecords } from '../rad/decode/decodeChunk'
+import { recordBounds } from '../rad/decode/decodeExact'
 import { RadError } from '../rad/errors'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { ByteSource } from './byteSource'
@@ -28,7 +28,7 @@ export interface RecordSelection {
   /** Global record numbers (the `ID` of `view`). */
   records?: readonly [number, number]
   /**
-   * A record filter (rad/recordFilter.ts: `(cols) => matchRecords(cols, compiled)`):
+   * A record filter (rad/filter/recordFilter.ts: `(cols) => matchRecords(cols, compiled)`):
    * the chunk-relative numbers, ascending, of a decoded chunk's records it keeps.
    * Chunks are decoded only when this is given.
    */

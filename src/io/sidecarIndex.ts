@@ -4,10 +4,10 @@
  * records, and the file's hashed fingerprint. For the CLI's `index` command;
  * the page's sessions build the same KnownIndex from their own scan.
  */
-import { integrityStatus } from '../rad/integrity'
-import { inferSemantics } from '../rad/semantics'
-import type { HashedFingerprint, KnownIndex, SidecarStatus } from '../rad/sidecar'
-import { makeCheckPlan } from '../rad/valueChecks'
+import { integrityStatus } from '../rad/checks/integrity'
+import { inferSemantics } from '../rad/prelude/semantics'
+import type { HashedFingerprint, KnownIndex, SidecarStatus } from '../rad/sidecar/sidecar'
+import { makeCheckPlan } from '../rad/checks/valueChecks'
 import type { ByteSource } from './byteSource'
 import { takeHashedFingerprint } from './fileFingerprint'
 import { openRad } from './openRad'

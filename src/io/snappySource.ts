@@ -7,8 +7,8 @@ import {
   frameDataLength,
   frameHasData,
   readFrameHeader,
-} from '../rad/snappy'
-import type { FrameChecksum } from '../rad/snappy'
+} from '../rad/decode/snappy'
+import type { FrameChecksum } from '../rad/decode/snappy'
 import type { ByteSource, SourceDamage } from './byteSource'
 import { throwIfAborted } from './byteSource'
 

@@ -1,4 +1,4 @@
-import type { Assay } from './semantics'
+import type { Assay } from './prelude/semantics'
 import { TYPE_ID } from './types'
 
 /**

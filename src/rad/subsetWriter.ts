@@ -18,7 +18,7 @@
  *   with `keepSourceChunks` (collated files, one cell barcode per chunk,
  *   §4.3), one output chunk per source chunk that keeps any record.
  */
-import { CHUNK_HEADER_BYTES } from './chunk'
+import { CHUNK_HEADER_BYTES } from './decode/chunk'
 import { RadError, fmtInt } from './errors'
 import type { Prelude } from './types'
 

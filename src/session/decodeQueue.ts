@@ -1,4 +1,4 @@
-import { chunkSpan } from '../rad/chunk'
+import { chunkSpan } from '../rad/decode/chunk'
 import type { NbytesConvention } from '../rad/types'
 import type { ChunkRequest } from '../workers/protocol'
 

@@ -1,15 +1,15 @@
 /**
- * A record filter over the whole file (README "Command line", filters; src/rad/recordFilter.ts), orchestrated on the main
+ * A record filter over the whole file (README "Command line", filters; src/rad/filter/recordFilter.ts), orchestrated on the main
  * thread: a consumer of the one pass runner (lanes.ts), the decode workers (DecodeApi.filter)
  * answering with record numbers only; the answers are taken in file order, so the first MAX_KEPT_MATCHES matches are
  * kept exactly and the rest only counted. Listeners hear of every batch.
  */
-import { chunkSpan } from '../rad/chunk'
+import { chunkSpan } from '../rad/decode/chunk'
 import { RadError } from '../rad/errors'
-import { identifyProducer } from '../rad/producer'
-import { barcodeOnly, compileFilter } from '../rad/recordFilter'
-import type { CompiledFilter, RecordFilter } from '../rad/recordFilter'
-import { inferSemantics } from '../rad/semantics'
+import { identifyProducer } from '../rad/prelude/producer'
+import { barcodeOnly, compileFilter } from '../rad/filter/recordFilter'
+import type { CompiledFilter, RecordFilter } from '../rad/filter/recordFilter'
+import { inferSemantics } from '../rad/prelude/semantics'
 import type { NbytesConvention } from '../rad/types'
 import type { WorkerCall } from './decodePool'
 import { indexedChunks, lanesOf, passBatches, runLanes } from './lanes'
@@ -18,7 +18,7 @@ import type { FilterBatchResult, FilterJob } from '../workers/protocol'
 import type { IndexStore } from './indexStore'
 import type { ChunkRequest, OpenedFile } from '../workers/protocol'
 
-/** Record numbers kept (README "Command line", filters; src/rad/recordFilter.ts): 8 MB as Float64 at most; matches past it are counted, not kept. */
+/** Record numbers kept (README "Command line", filters; src/rad/filter/recordFilter.ts): 8 MB as Float64 at most; matches past it are counted, not kept. */
 export const MAX_KEPT_MATCHES = 1_000_000
 
 export type FilterPhase = 'running' | 'done' | 'cancelled' | 'error'

@@ -10,7 +10,7 @@
  * listed goes to `onBadChunk`, and without one the pass fails with that chunk's error.
  */
 import type { Remote } from 'comlink'
-import { chunkSpan } from '../rad/chunk'
+import { chunkSpan } from '../rad/decode/chunk'
 import { RadError } from '../rad/errors'
 import type { NbytesConvention } from '../rad/types'
 import { BULK_BATCH_BYTES, BULK_DEPTH } from '../workers/protocol'

@@ -5,7 +5,7 @@
  * once the session is disposed (`live`).
  */
 import type { ChunkIndex } from '../rad/chunkIndex'
-import { inferSemantics } from '../rad/semantics'
+import { inferSemantics } from '../rad/prelude/semantics'
 import type { NbytesConvention } from '../rad/types'
 import type { IndexStore } from './indexStore'
 import type { OpenedFile, ScanEvents } from '../workers/protocol'

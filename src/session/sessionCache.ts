@@ -4,9 +4,9 @@
  * format serves both. Where the bytes live is the page's business (src/ui/persist/persistStore.ts):
  * the session only calls an IndexCache.
  */
-import { encodeSidecar } from '../rad/sidecar'
+import { encodeSidecar } from '../rad/sidecar/sidecar'
 import { statsToJson } from '../rad/stats/section'
-import type { KnownIndex, SidecarStatus } from '../rad/sidecar'
+import type { KnownIndex, SidecarStatus } from '../rad/sidecar/sidecar'
 import type { IndexStore } from './indexStore'
 import type { OpenedFile, ScanSummary } from '../workers/protocol'
 import type { StatsReport } from '../workers/protocol'

@@ -6,7 +6,7 @@
  */
 import type { RadError } from '../rad/errors'
 import { Store } from './store'
-import type { Semantics } from '../rad/semantics'
+import type { Semantics } from '../rad/prelude/semantics'
 import type { NbytesConvention } from '../rad/types'
 import type { IndexSource, OpenedFile, ScanProgress, ScanSummary } from '../workers/protocol'
 

@@ -1,5 +1,5 @@
 import { fmtInt } from '../rad/errors'
-import type { IntegrityIssue } from '../rad/integrity'
+import type { IntegrityIssue } from '../rad/checks/integrity'
 import type { StatsReport } from '../rad/stats/section'
 import type { NbytesConvention, Prelude } from '../rad/types'
 import { CheckBatcher, makeBatchChecker } from './recordChecks'

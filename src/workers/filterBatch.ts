@@ -1,11 +1,11 @@
 /**
- * A decode worker's side of a filter pass (README "Command line", filters; src/rad/recordFilter.ts): read a run of
+ * A decode worker's side of a filter pass (README "Command line", filters; src/rad/filter/recordFilter.ts): read a run of
  * back-to-back chunks, decode each, match its records against a compiled
- * filter (rad/recordFilter.ts), and return only the record numbers, never
+ * filter (rad/filter/recordFilter.ts), and return only the record numbers, never
  * the columns.
  */
-import { chunkPayload } from '../rad/decodeChunk'
-import { barcodeOffsetInRecord, barcodeOnly, firstRecordBarcodeMatches, matchChunk } from '../rad/recordFilter'
+import { chunkPayload } from '../rad/decode/decodeChunk'
+import { barcodeOffsetInRecord, barcodeOnly, firstRecordBarcodeMatches, matchChunk } from '../rad/filter/recordFilter'
 import type { NbytesConvention } from '../rad/types'
 import type { BadChunk, ChunkRequest, FilterBatchResult, FilterJob } from './protocol'
 import { ReadBuffers, walkBatch } from './walkBatch'

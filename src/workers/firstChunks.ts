@@ -1,9 +1,9 @@
 import type { ByteSource } from '../io/byteSource'
 import { throwIfAborted } from '../io/byteSource'
-import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout } from '../rad/chunk'
+import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout } from '../rad/decode/chunk'
 import { ChunkIndexBuilder } from '../rad/chunkIndex'
 import type { ChunkIndex } from '../rad/chunkIndex'
-import { decodeChunk, detectConvention } from '../rad/decodeChunk'
+import { decodeChunk, detectConvention } from '../rad/decode/decodeChunk'
 import { RadError } from '../rad/errors'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 

@@ -3,19 +3,19 @@
  * rather than inside it: the index worker copies each chunk's bytes into a
  * batch (memcpy, ~10× faster than the Blob read that brought them) and
  * transfers full batches to a checker worker, which runs the in-place checks
- * (src/rad/valueChecks.ts) on the second core. Checking inside the index
+ * (src/rad/checks/valueChecks.ts) on the second core. Checking inside the index
  * worker instead cut the index to ~0.6 of the browser's read speed (bench/results.md).
  */
 import { transfer } from 'comlink'
-import { CHUNK_HEADER_BYTES, recordLayout } from '../rad/chunk'
-import type { ChunkPayload } from '../rad/chunk'
-import { chunkPayload } from '../rad/decodeChunk'
+import { CHUNK_HEADER_BYTES, recordLayout } from '../rad/decode/chunk'
+import type { ChunkPayload } from '../rad/decode/chunk'
+import { chunkPayload } from '../rad/decode/decodeChunk'
 import { RadError } from '../rad/errors'
-import { isChunkLocal, issueFromError } from '../rad/integrity'
-import { inferSemantics } from '../rad/semantics'
+import { isChunkLocal, issueFromError } from '../rad/checks/integrity'
+import { inferSemantics } from '../rad/prelude/semantics'
 import type { NbytesConvention, Prelude } from '../rad/types'
 import type { StatsReport } from '../rad/stats/section'
-import { checkChunk, makeCheckPlan } from '../rad/valueChecks'
+import { checkChunk, makeCheckPlan } from '../rad/checks/valueChecks'
 import { WalkCounter } from './walkCount'
 import type { CheckBatch, CheckResult, CheckerApi } from './protocol'
 

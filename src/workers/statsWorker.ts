@@ -6,7 +6,7 @@
  */
 import { transfer } from 'comlink'
 import { RadError, fmtInt } from '../rad/errors'
-import { inferSemantics } from '../rad/semantics'
+import { inferSemantics } from '../rad/prelude/semantics'
 import type { NbytesConvention } from '../rad/types'
 import type { BucketOwners, ChunkRequest, SpillPlan, StatsBatchResult, StatsWorkerApi } from './protocol'
 import { ReadBuffers, walkBatch } from './walkBatch'
@@ -24,7 +24,7 @@ import {
 } from '../rad/stats'
 import type { CountRuns, StatsAccumulator, StatsState } from '../rad/stats'
 import { rankCurveOf } from '../rad/stats/section'
-import type { Semantics } from '../rad/semantics'
+import type { Semantics } from '../rad/prelude/semantics'
 import type { StatsReport } from './protocol'
 import { OpfsSpill } from './opfsSpill'
 import { StatsPeers } from './statsPeers'

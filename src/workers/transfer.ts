@@ -1,5 +1,5 @@
 import type { ChunkIndex } from '../rad/chunkIndex'
-import { columnBuffers } from '../rad/columns'
+import { columnBuffers } from '../rad/decode/columns'
 import type { ChunkColumns } from '../rad/types'
 
 /** The four buffers of an index slice (fresh, owned by the caller). */

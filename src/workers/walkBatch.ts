@@ -9,10 +9,10 @@
  * next chunk; the bytes are already read. A failed read, or any other error, ends the call.
  */
 import type { ByteSource } from '../io/byteSource'
-import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout } from '../rad/chunk'
-import type { RecordLayout } from '../rad/chunk'
-import { decodeChunk, decodeChunkInPlace } from '../rad/decodeChunk'
-import { InPlaceScratch } from '../rad/decodeInPlace'
+import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout } from '../rad/decode/chunk'
+import type { RecordLayout } from '../rad/decode/chunk'
+import { decodeChunk, decodeChunkInPlace } from '../rad/decode/decodeChunk'
+import { InPlaceScratch } from '../rad/decode/decodeInPlace'
 import { RadError, fmtInt, truncatedError } from '../rad/errors'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import { BULK_BATCH_BYTES, BULK_DEPTH } from './protocol'

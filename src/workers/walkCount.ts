@@ -7,13 +7,13 @@
  * (statsReportOf, as `rad index` stores it), and the same rule for a chunk that does not decode
  * (walkBatch.ts: left out, the walk goes on).
  */
-import { recordLayout } from '../rad/chunk'
-import type { ChunkPayload, RecordLayout } from '../rad/chunk'
-import { decodeChunkInPlace, decodeRecords } from '../rad/decodeChunk'
-import { InPlaceScratch } from '../rad/decodeInPlace'
+import { recordLayout } from '../rad/decode/chunk'
+import type { ChunkPayload, RecordLayout } from '../rad/decode/chunk'
+import { decodeChunkInPlace, decodeRecords } from '../rad/decode/decodeChunk'
+import { InPlaceScratch } from '../rad/decode/decodeInPlace'
 import { RadError } from '../rad/errors'
-import { inferSemantics } from '../rad/semantics'
-import type { Semantics } from '../rad/semantics'
+import { inferSemantics } from '../rad/prelude/semantics'
+import type { Semantics } from '../rad/prelude/semantics'
 import { createStatsAccumulator } from '../rad/stats'
 import type { StatsAccumulator } from '../rad/stats'
 import { statsReportOf } from '../rad/stats/section'

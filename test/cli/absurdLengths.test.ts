@@ -7,9 +7,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
-import { parsePrelude } from '../../src/rad/prelude'
-import { declaredLengthIssues, inferSemantics } from '../../src/rad/semantics'
-import { roleLenOffset } from '../../src/rad/tags'
+import { parsePrelude } from '../../src/rad/prelude/prelude'
+import { declaredLengthIssues, inferSemantics } from '../../src/rad/prelude/semantics'
+import { roleLenOffset } from '../../src/rad/prelude/tags'
 import { buildRad, role, tag } from '../helpers/radWriter'
 import { runCli, tempDir } from '../helpers/cli'
 import { SALMON_V3 } from '../helpers/fixtures'

@@ -5,7 +5,7 @@
  * prelude cannot be read included (integrity "unreadable").
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import type { IntegrityIssue } from '../../src/rad/integrity'
+import type { IntegrityIssue } from '../../src/rad/checks/integrity'
 import { loadZstd } from '../helpers/radWriter'
 import { runCli, tempDir } from '../helpers/cli'
 import { expectIssues, integrityCases } from '../helpers/integrityCases'

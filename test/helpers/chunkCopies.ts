@@ -1,6 +1,6 @@
 /**
  * Chunk bytes for the decode and check path tests (the table in
- * src/rad/chunk.ts): each chunk of a file copied on or off a 4-byte boundary
+ * src/rad/decode/chunk.ts): each chunk of a file copied on or off a 4-byte boundary
  * (the word paths apply only on one), and an all-u32 layout beyond the scRNA
  * shape, for the general word loops.
  */

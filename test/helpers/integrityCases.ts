@@ -7,8 +7,8 @@
  */
 import { gzipSync } from 'node:zlib'
 import { expect } from 'vitest'
-import { MAX_CHUNK_BYTES } from '../../src/rad/chunkHeader'
-import type { IntegrityIssue, IntegrityStatus, IssueKind, Severity } from '../../src/rad/integrity'
+import { MAX_CHUNK_BYTES } from '../../src/rad/decode/chunkHeader'
+import type { IntegrityIssue, IntegrityStatus, IssueKind, Severity } from '../../src/rad/checks/integrity'
 import type { FilePart } from '../../src/rad/errors'
 import { REFS, SC_READS, multiBarcodeV2, piscemScRnaV2, salmonScRna } from './assays'
 import { buildRad, pack2bit, pack2bitNumber, role, snappyFrame, tag, zstdFrame } from './radWriter'

@@ -601,7 +601,7 @@ export function recordBytes(spec: RadSpec, rec: RecordSpec): Uint8Array {
 }
 
 // ---------------------------------------------------------------------------
-// 2-bit packing (§7.8), written independently of src/rad/display.ts
+// 2-bit packing (§7.8), written independently of src/rad/text/display.ts
 
 const BASE_CODE: Record<string, number> = { A: 0, C: 1, G: 2, T: 3 }
 

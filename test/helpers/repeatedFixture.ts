@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { parsePrelude } from '../../src/rad/prelude'
+import { parsePrelude } from '../../src/rad/prelude/prelude'
 import { SALMON_V3 } from './fixtures'
 
 /** The v3 fixture's chunks repeated `copies` times after its prelude, num_chunks corrected (4 chunks a copy). */

@@ -3,8 +3,8 @@
  * decodes to through decodeChunk alone, for the decode worker's tests.
  */
 import { readFileSync } from 'node:fs'
-import { decodeChunk } from '../../src/rad/decodeChunk'
-import { parsePrelude } from '../../src/rad/prelude'
+import { decodeChunk } from '../../src/rad/decode/decodeChunk'
+import { parsePrelude } from '../../src/rad/prelude/prelude'
 import type { ChunkColumns } from '../../src/rad/types'
 import type { ChunkRequest } from '../../src/workers/protocol'
 import { SALMON_V3 } from './fixtures'

@@ -5,12 +5,12 @@
  * and test/cli/salvage.test.ts.
  */
 import { expect } from 'vitest'
-import { chunkSpan } from '../../src/rad/chunk'
-import { integrityStatus } from '../../src/rad/integrity'
-import type { IntegrityIssue, IntegrityStatus } from '../../src/rad/integrity'
-import { inferSemantics } from '../../src/rad/semantics'
+import { chunkSpan } from '../../src/rad/decode/chunk'
+import { integrityStatus } from '../../src/rad/checks/integrity'
+import type { IntegrityIssue, IntegrityStatus } from '../../src/rad/checks/integrity'
+import { inferSemantics } from '../../src/rad/prelude/semantics'
 import type { NbytesConvention, Prelude } from '../../src/rad/types'
-import { makeCheckPlan } from '../../src/rad/valueChecks'
+import { makeCheckPlan } from '../../src/rad/checks/valueChecks'
 import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
 import { planSalvage } from '../../src/io/salvage'

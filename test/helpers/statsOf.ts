@@ -2,8 +2,8 @@
 import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
 import { scanChunks } from '../../src/io/scanChunks'
-import { decodeChunk } from '../../src/rad/decodeChunk'
-import { inferSemantics } from '../../src/rad/semantics'
+import { decodeChunk } from '../../src/rad/decode/decodeChunk'
+import { inferSemantics } from '../../src/rad/prelude/semantics'
 import { createStatsAccumulator, statsJson } from '../../src/rad/stats'
 import type { StatsJson, StatsOptions } from '../../src/rad/stats'
 

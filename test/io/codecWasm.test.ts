@@ -1,6 +1,6 @@
 import { decompress as fzstdDecompress } from 'fzstd'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { decompressChunk, installZstdDecoder, storedZstdBlock } from '../../src/rad/codec'
+import { decompressChunk, installZstdDecoder, storedZstdBlock } from '../../src/rad/decode/codec'
 import { loadWasmCodecs } from '../../src/io/codecWasm'
 import { RadError } from '../../src/rad/errors'
 import { loadZstd, zstdFrame } from '../helpers/radWriter'

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import { decompressChunk, installZstdDecoder } from '../../src/rad/codec'
+import { decompressChunk, installZstdDecoder } from '../../src/rad/decode/codec'
 import { loadWasmCodecs } from '../../src/io/codecWasm'
 import { loadZstd, zstdFrame } from '../helpers/radWriter'
 

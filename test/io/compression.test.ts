@@ -1,6 +1,6 @@
 /** Per-chunk lz4/zstd compression (§6) and whole-file Snappy framing (§6.1). */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { decompressChunk } from '../../src/rad/codec'
+import { decompressChunk } from '../../src/rad/decode/codec'
 import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
 import { SnappyFramedSource } from '../../src/io/snappySource'

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { BytesSource } from '../../src/io/byteSource'
 import { FINGERPRINT_BYTES, takeFingerprint, takeHashedFingerprint } from '../../src/io/fileFingerprint'
-import { fingerprintKey } from '../../src/rad/sidecar'
+import { fingerprintKey } from '../../src/rad/sidecar/sidecar'
 import { SALMON_V3, SALMON_V3_P3 } from '../helpers/fixtures'
 
 const SAMPLE = new Uint8Array(readFileSync('public/sample.rad'))

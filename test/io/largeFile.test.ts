@@ -5,9 +5,9 @@
  * them straddling 2^32 and others past 6 GiB. Offsets must be exact.
  */
 import { describe, expect, it } from 'vitest'
-import { chunkSpan } from '../../src/rad/chunk'
+import { chunkSpan } from '../../src/rad/decode/chunk'
 import { chunkForRecord } from '../../src/rad/chunkIndex'
-import { decodeChunk } from '../../src/rad/decodeChunk'
+import { decodeChunk } from '../../src/rad/decode/decodeChunk'
 import { RadError } from '../../src/rad/errors'
 import { openRad } from '../../src/io/openRad'
 import { scanChunks } from '../../src/io/scanChunks'
@@ -161,7 +161,7 @@ describe('files over 4 GiB (SparseSource)', () => {
       chunks.push(decodeChunk(bytes, offset, k, prelude, scan.convention))
     }
     expect(chunks.map((c) => c.offset)).toEqual([6, 10, 11].map((k) => scan.index.offset[k]))
-    const r = { prelude, chunks, scan, sem: (await import('../../src/rad/semantics')).inferSemantics(prelude) }
+    const r = { prelude, chunks, scan, sem: (await import('../../src/rad/prelude/semantics')).inferSemantics(prelude) }
     const got = flatRecords(r as ReadResult).map((f) => [
       f.record.barcodes[0],
       f.record.umi,

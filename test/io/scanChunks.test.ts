@@ -9,8 +9,8 @@ import { buildRad, tag } from '../helpers/radWriter'
 import type { ChunkSpec, RadSpec } from '../helpers/radWriter'
 import { flatRecords, readRad } from '../helpers/read'
 import { SC_READS, atacPiscemCpp, salmonScRna } from '../helpers/assays'
-import { inferSemantics } from '../../src/rad/semantics'
-import { makeCheckPlan } from '../../src/rad/valueChecks'
+import { inferSemantics } from '../../src/rad/prelude/semantics'
+import { makeCheckPlan } from '../../src/rad/checks/valueChecks'
 
 async function open(bytes: Uint8Array): Promise<Awaited<ReturnType<typeof openRad>>> {
   return openRad(new BytesSource(bytes))

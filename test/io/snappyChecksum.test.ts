@@ -1,8 +1,8 @@
 /** `.sz` frames carry a masked CRC-32C of their data (framing spec §3, docs/format.md §6.1): every one is checked. */
 import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
-import { crc32c, maskCrc } from '../../src/rad/crc32c'
-import { SNAPPY_FRAME_HEADER } from '../../src/rad/snappy'
+import { crc32c, maskCrc } from '../../src/rad/decode/crc32c'
+import { SNAPPY_FRAME_HEADER } from '../../src/rad/decode/snappy'
 import { crc32c as bytewiseCrc32c, maskedCrc32c, snappyFrame } from '../helpers/radWriter'
 import { runCli, tempDir } from '../helpers/cli'
 import { SALMON_V3 } from '../helpers/fixtures'
@@ -11,8 +11,8 @@ import { openRad } from '../../src/io/openRad'
 import { scanChunks } from '../../src/io/scanChunks'
 import type { ScanResult } from '../../src/io/scanChunks'
 import { RadError } from '../../src/rad/errors'
-import { inferSemantics } from '../../src/rad/semantics'
-import { makeCheckPlan } from '../../src/rad/valueChecks'
+import { inferSemantics } from '../../src/rad/prelude/semantics'
+import { makeCheckPlan } from '../../src/rad/checks/valueChecks'
 
 const dir = tempDir()
 afterAll(() => {

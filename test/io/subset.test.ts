@@ -12,7 +12,7 @@ import { exportSelection, writeSubset } from '../../src/io/exportSelection'
 import type { ExportOptions } from '../../src/io/exportSelection'
 import { openRad } from '../../src/io/openRad'
 import type { RecordSelection } from '../../src/io/selectedRecords'
-import { chunkSpan } from '../../src/rad/chunk'
+import { chunkSpan } from '../../src/rad/decode/chunk'
 import { SUBSET_MAX_RECORDS } from '../../src/rad/subsetWriter'
 import {
   atacPiscemCpp,

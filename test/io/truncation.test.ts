@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { decodeChunk } from '../../src/rad/decodeChunk'
+import { decodeChunk } from '../../src/rad/decode/decodeChunk'
 import { RadError } from '../../src/rad/errors'
 import type { NbytesConvention } from '../../src/rad/types'
 import { BytesSource } from '../../src/io/byteSource'

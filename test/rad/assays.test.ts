@@ -1,8 +1,8 @@
 /** Round trips for every assay of docs/format.md §7: writer → reader → decoded view equals the truth. */
 import { describe, expect, it } from 'vitest'
-import { viewLines } from '../../src/rad/viewLine'
-import { fileTagValue } from '../../src/rad/prelude'
-import { mappingTypeName } from '../../src/rad/display'
+import { viewLines } from '../../src/rad/text/viewLine'
+import { fileTagValue } from '../../src/rad/prelude/prelude'
+import { mappingTypeName } from '../../src/rad/text/display'
 import { buildRad, recordBytes } from '../helpers/radWriter'
 import type { WValue } from '../helpers/radWriter'
 import { flatRecords, readRad } from '../helpers/read'

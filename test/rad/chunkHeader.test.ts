@@ -6,11 +6,11 @@ import {
   chunkBounds,
   cutHeaderError,
   missingChunksError,
-} from '../../src/rad/chunkHeader'
-import type { ChunkBounds } from '../../src/rad/chunkHeader'
+} from '../../src/rad/decode/chunkHeader'
+import type { ChunkBounds } from '../../src/rad/decode/chunkHeader'
 import { RadError } from '../../src/rad/errors'
 import type { RadErrorCode } from '../../src/rad/errors'
-import { parsePrelude } from '../../src/rad/prelude'
+import { parsePrelude } from '../../src/rad/prelude/prelude'
 import { buildRad, tag } from '../helpers/radWriter'
 import type { RadSpec } from '../helpers/radWriter'
 

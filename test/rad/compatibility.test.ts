@@ -1,10 +1,10 @@
 /** Producer guess and consumer verdicts (docs/integrity.md) on real salmon files and writer-built assays. */
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { assessCompatibility } from '../../src/rad/compatibility'
-import type { CompatibilityReport, ConsumerVerdict, Verdict } from '../../src/rad/compatibility'
+import { assessCompatibility } from '../../src/rad/prelude/compatibility'
+import type { CompatibilityReport, ConsumerVerdict, Verdict } from '../../src/rad/prelude/compatibility'
 import { CONSUMERS, CONSUMER_SOURCES } from '../../src/rad/consumers'
-import { identifyProducer } from '../../src/rad/producer'
+import { identifyProducer } from '../../src/rad/prelude/producer'
 import { BytesSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
 import {

@@ -1,6 +1,6 @@
 /** Cursor (cursor.ts): every typed read keeps "need more bytes" apart from TRUNCATED. */
 import { describe, expect, it } from 'vitest'
-import { Cursor, NeedMoreBytes } from '../../src/rad/cursor'
+import { Cursor, NeedMoreBytes } from '../../src/rad/decode/cursor'
 import { expectRadError } from '../helpers/read'
 
 const READS: [string, number, (c: Cursor) => unknown][] = [

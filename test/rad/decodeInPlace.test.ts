@@ -1,10 +1,10 @@
 /** decodeChunkInPlace (decodeInPlace.ts): a chunk's own bytes rearranged into its columns. */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { recordLayout } from '../../src/rad/chunk'
-import { decodeChunk, decodeChunkInPlace } from '../../src/rad/decodeChunk'
-import { InPlaceScratch } from '../../src/rad/decodeInPlace'
-import { parsePrelude } from '../../src/rad/prelude'
+import { recordLayout } from '../../src/rad/decode/chunk'
+import { decodeChunk, decodeChunkInPlace } from '../../src/rad/decode/decodeChunk'
+import { InPlaceScratch } from '../../src/rad/decode/decodeInPlace'
+import { parsePrelude } from '../../src/rad/prelude/prelude'
 import { WIDE_U32_COLUMNS, chunksOf, columnArrays, copyAt, wideU32File } from '../helpers/chunkCopies'
 import { SALMON_V3, SALMON_V3_SKETCH } from '../helpers/fixtures'
 

@@ -1,8 +1,8 @@
 /** Display helpers and tag semantics (§5.3, §7.4, §7.7, §7.8). */
 import { describe, expect, it } from 'vitest'
-import { decode2bit, mappingTypeName, sequenceText, unpackAlignment, widerThan } from '../../src/rad/display'
-import { parsePrelude } from '../../src/rad/prelude'
-import { inferSemantics } from '../../src/rad/semantics'
+import { decode2bit, mappingTypeName, sequenceText, unpackAlignment, widerThan } from '../../src/rad/text/display'
+import { parsePrelude } from '../../src/rad/prelude/prelude'
+import { inferSemantics } from '../../src/rad/prelude/semantics'
 import { buildRad, oriRef2, oriRefId, pack2bit, role, tag } from '../helpers/radWriter'
 import type { RadSpec } from '../helpers/radWriter'
 import { flatRecords, readRad } from '../helpers/read'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fileTagPlaceholderField, placeholderReason, refLabel, roleName } from '../../src/rad/display'
+import { fileTagPlaceholderField, placeholderReason, refLabel, roleName } from '../../src/rad/text/display'
 
 describe('placeholders (docs/format.md §7): "not available" values are not numbers', () => {
   it('frag_len 65535 is not a pair (§7.4, §7.5)', () => {

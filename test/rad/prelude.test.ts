@@ -1,6 +1,6 @@
 /** The prelude (§1–3): legacy vs v2, header, tag sections, roles, file tag values. */
 import { describe, expect, it } from 'vitest'
-import { NeedMoreBytes } from '../../src/rad/cursor'
+import { NeedMoreBytes } from '../../src/rad/decode/cursor'
 import { RadError } from '../../src/rad/errors'
 import {
   EXT_LESS_NOTE,
@@ -9,8 +9,8 @@ import {
   hasRadMagic,
   looksLikeRadStart,
   parsePrelude,
-} from '../../src/rad/prelude'
-import { fileIssues } from '../../src/rad/scanIssues'
+} from '../../src/rad/prelude/prelude'
+import { fileIssues } from '../../src/rad/checks/scanIssues'
 import { BytesSource } from '../../src/io/byteSource'
 import { readPrelude } from '../../src/io/readPrelude'
 import { arrayTag, buildRad, role, tag } from '../helpers/radWriter'

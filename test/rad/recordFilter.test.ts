@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { CHUNK_HEADER_BYTES } from '../../src/rad/chunk'
+import { CHUNK_HEADER_BYTES } from '../../src/rad/decode/chunk'
 import { RadError } from '../../src/rad/errors'
 import {
   barcodeOffsetInRecord,
@@ -14,8 +14,8 @@ import {
   matchRecords,
   matchReferences,
   packSequence,
-} from '../../src/rad/recordFilter'
-import type { RecordFilter } from '../../src/rad/recordFilter'
+} from '../../src/rad/filter/recordFilter'
+import type { RecordFilter } from '../../src/rad/filter/recordFilter'
 import { ATAC_READS, BULK_READS, SC_READS, atacPiscemRs, bulk, multiBarcodeV2, salmonScRna } from '../helpers/assays'
 import { SALMON_V3 } from '../helpers/fixtures'
 import { buildRad, pack2bit } from '../helpers/radWriter'

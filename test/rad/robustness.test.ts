@@ -13,11 +13,11 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { chunkSpan } from '../../src/rad/chunk'
-import { decodeChunk } from '../../src/rad/decodeChunk'
+import { chunkSpan } from '../../src/rad/decode/chunk'
+import { decodeChunk } from '../../src/rad/decode/decodeChunk'
 import { RadError } from '../../src/rad/errors'
-import { inferSemantics } from '../../src/rad/semantics'
-import { makeCheckPlan } from '../../src/rad/valueChecks'
+import { inferSemantics } from '../../src/rad/prelude/semantics'
+import { makeCheckPlan } from '../../src/rad/checks/valueChecks'
 import { BytesSource } from '../../src/io/byteSource'
 import type { ByteSource } from '../../src/io/byteSource'
 import { openRad } from '../../src/io/openRad'
@@ -71,7 +71,7 @@ const SNAPPY_READ_FACTOR = 24
 /**
  * ArrayBuffer growth allowed while reading one random case (a file of a few
  * KB): above the 128 MiB window a zstd frame without a content size may still
- * ask for (libzstd's own default limit; src/rad/codec.ts), far below the GiB a
+ * ask for (libzstd's own default limit; src/rad/decode/codec.ts), far below the GiB a
  * trusted count would allocate.
  */
 const MEMORY_BYTES = 192 << 20

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { decode2bit } from '../../src/rad/display'
-import { parsePrelude } from '../../src/rad/prelude'
-import { viewLines } from '../../src/rad/viewLine'
+import { decode2bit } from '../../src/rad/text/display'
+import { parsePrelude } from '../../src/rad/prelude/prelude'
+import { viewLines } from '../../src/rad/text/viewLine'
 import {
   SALMON_V2,
   SALMON_V3,

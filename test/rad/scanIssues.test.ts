@@ -1,7 +1,7 @@
 /** What a chunk scan says of the file itself: prelude notes, nbytes convention (§4.2), bytes after the chunks (§1.4). */
 import { describe, expect, it } from 'vitest'
-import { parsePrelude } from '../../src/rad/prelude'
-import { MAX_LISTED_ISSUES, ScanIssues, afterChunksIssue, fileIssues } from '../../src/rad/scanIssues'
+import { parsePrelude } from '../../src/rad/prelude/prelude'
+import { MAX_LISTED_ISSUES, ScanIssues, afterChunksIssue, fileIssues } from '../../src/rad/checks/scanIssues'
 import { buildRad, tag } from '../helpers/radWriter'
 import type { RadSpec } from '../helpers/radWriter'
 

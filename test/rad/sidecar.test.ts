@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { BytesSource } from '../../src/io/byteSource'
 import { takeHashedFingerprint } from '../../src/io/fileFingerprint'
 import { scanForSidecar } from '../../src/io/sidecarIndex'
-import { crc32c } from '../../src/rad/crc32c'
+import { crc32c } from '../../src/rad/decode/crc32c'
 import {
   SIDECAR_ENTRY_BYTES,
   SIDECAR_HEADER_BYTES,
@@ -13,8 +13,8 @@ import {
   assertSidecarMatches,
   decodeSidecar,
   encodeSidecar,
-} from '../../src/rad/sidecar'
-import type { KnownIndex } from '../../src/rad/sidecar'
+} from '../../src/rad/sidecar/sidecar'
+import type { KnownIndex } from '../../src/rad/sidecar/sidecar'
 import { SALMON_V2, SALMON_V3 } from '../helpers/fixtures'
 import { buildRad } from '../helpers/radWriter'
 import { salmonScRna } from '../helpers/assays'

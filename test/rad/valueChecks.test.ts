@@ -1,13 +1,13 @@
 /** checkChunk (valueChecks.ts): the u32 word scan and the DataView check agree on counts and faults. */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { recordLayout } from '../../src/rad/chunk'
-import { chunkPayload } from '../../src/rad/decodeChunk'
+import { recordLayout } from '../../src/rad/decode/chunk'
+import { chunkPayload } from '../../src/rad/decode/decodeChunk'
 import { RadError } from '../../src/rad/errors'
-import { parsePrelude } from '../../src/rad/prelude'
-import { inferSemantics } from '../../src/rad/semantics'
+import { parsePrelude } from '../../src/rad/prelude/prelude'
+import { inferSemantics } from '../../src/rad/prelude/semantics'
 import type { Prelude } from '../../src/rad/types'
-import { checkChunk, makeCheckPlan } from '../../src/rad/valueChecks'
+import { checkChunk, makeCheckPlan } from '../../src/rad/checks/valueChecks'
 import { chunksOf, copyAt } from '../helpers/chunkCopies'
 import { SALMON_V3 } from '../helpers/fixtures'
 

@@ -1,9 +1,9 @@
 /** Every type id 0–14 (§3) as file, read and alignment tags; arrays of every element type (§3.1). */
 import { describe, expect, it } from 'vitest'
-import { columnNumber, columnValue } from '../../src/rad/columns'
-import { canonicalJson, valueText } from '../../src/rad/display'
-import { parsePrelude } from '../../src/rad/prelude'
-import { describeType, fixedWidth, typeName } from '../../src/rad/tags'
+import { columnNumber, columnValue } from '../../src/rad/decode/columns'
+import { canonicalJson, valueText } from '../../src/rad/text/display'
+import { parsePrelude } from '../../src/rad/prelude/prelude'
+import { describeType, fixedWidth, typeName } from '../../src/rad/prelude/tags'
 import type { Column, TagValue } from '../../src/rad/types'
 import { T, arrayTag, buildRad, tag } from '../helpers/radWriter'
 import type { TagSpec, TypeName, WValue } from '../helpers/radWriter'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chunkSpan } from '../../src/rad/chunk'
+import { chunkSpan } from '../../src/rad/decode/chunk'
 import { BATCH_BYTES, BATCH_CHUNKS, DecodeQueue } from '../../src/session/decodeQueue'
 import type { Queued } from '../../src/session/decodeQueue'
 

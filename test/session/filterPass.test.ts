@@ -1,8 +1,8 @@
 /** The filter pass (docs/subsets.md, "Selections"): batches over lanes, answers taken in file order, the first N kept. */
 import { describe, expect, it } from 'vitest'
 import { BytesSource } from '../../src/io/byteSource'
-import { compileFilter, matchRecords } from '../../src/rad/recordFilter'
-import type { RecordFilter } from '../../src/rad/recordFilter'
+import { compileFilter, matchRecords } from '../../src/rad/filter/recordFilter'
+import type { RecordFilter } from '../../src/rad/filter/recordFilter'
 import { passBatches, runLanes } from '../../src/session/lanes'
 import { filterBatch } from '../../src/workers/filterBatch'
 import { makeDecoder } from '../../src/workers/walkBatch'

@@ -1,6 +1,6 @@
 /** The one pass runner (src/session/lanes.ts): batches, lanes, the bad-chunk rule, order and cancel. */
 import { describe, expect, it } from 'vitest'
-import { chunkSpan } from '../../src/rad/chunk'
+import { chunkSpan } from '../../src/rad/decode/chunk'
 import { RadError } from '../../src/rad/errors'
 import { passBatches, runLanes } from '../../src/session/lanes'
 import type { Lane } from '../../src/session/lanes'

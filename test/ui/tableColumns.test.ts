@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { recordView } from '../../src/rad/display'
+import { recordView } from '../../src/rad/text/display'
 import { readTagFields } from '../../src/ui/table/readTags'
 import { hiddenCells, hiddenTags, recordColumns, shownColumns } from '../../src/ui/table/tableColumns'
 import { SC_READS, bulk, salmonScRna } from '../helpers/assays'

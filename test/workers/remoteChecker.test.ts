@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { parsePrelude } from '../../src/rad/prelude'
+import { parsePrelude } from '../../src/rad/prelude/prelude'
 import { CheckBatcher, makeBatchChecker, makeCheckerApi } from '../../src/workers/recordChecks'
 import type { CheckBatch, CheckerApi } from '../../src/workers/recordChecks'
 import { remoteChecker } from '../../src/workers/remoteChecker'

@@ -3,7 +3,7 @@
  * a t2g, gene names and a permit list dropped together with a RAD file, under
  * any names. The bytes are already gunzipped.
  */
-import { decodeUtf8 } from '../cursor'
+import { decodeUtf8 } from '../decode/cursor'
 import { RadError } from '../errors'
 import type { NamedBytes } from './cellsPass'
 import { tableRows } from './annotations'

@@ -5,7 +5,7 @@
  * resolution without UMI correction); per distinct barcode, its records, for
  * the permit-list classes. Keys are packed words (§7.8), never strings.
  */
-import type { Semantics } from '../semantics'
+import type { Semantics } from '../prelude/semantics'
 import type { ChunkColumns } from '../types'
 import { barcodeKey, wordsOf } from '../stats/accumulator'
 import type { Words } from '../stats/accumulator'

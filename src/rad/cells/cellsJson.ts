@@ -2,7 +2,7 @@
  * Cell and gene figures from a CellQcState (definitions pinned in
  * docs/cells.md; the CLI, the page and the tests all use these).
  */
-import { decode2bit } from '../display'
+import { decode2bit } from '../text/display'
 import { meanMedian } from '../stats/json'
 import type { MeanMedian } from '../stats/statsTypes'
 import type { CellQcState } from './cellQc'

@@ -4,7 +4,7 @@
  * the cells in, a CellQc to feed every chunk to, and the figures out.
  */
 import { RadError } from '../errors'
-import type { Semantics } from '../semantics'
+import type { Semantics } from '../prelude/semantics'
 import type { BarcodeSet } from '../stats/barcodeSet'
 import { barcodeRuns, expectCellsCutoff, forceCellsCutoff, kneeDistance } from '../stats'
 import type { Cutoff, StatsState } from '../stats'

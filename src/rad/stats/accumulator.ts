@@ -4,7 +4,7 @@
  * how chunks were split between workers while no cap is reached. Barcodes and UMIs are counted
  * in barcodeUmiCounts.ts, alignments in alignmentCounts.ts.
  */
-import type { Semantics } from '../semantics'
+import type { Semantics } from '../prelude/semantics'
 import type { ChunkColumns, Prelude } from '../types'
 import { AlignmentCounts, DENSE_HISTOGRAM } from './alignmentCounts'
 import { BarcodeUmiCounts } from './barcodeUmiCounts'

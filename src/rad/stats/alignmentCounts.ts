@@ -3,7 +3,7 @@
  * (unique and multi-mapping records apart), mapping types and fragment lengths. Apart from the
  * barcode and UMI counting (accumulator.ts), which has tables of its own.
  */
-import type { OrientationEncoding, Semantics } from '../semantics'
+import type { OrientationEncoding, Semantics } from '../prelude/semantics'
 import type { ChunkColumns } from '../types'
 import { Histogram } from './countTable'
 import { wordsOf } from './keys'

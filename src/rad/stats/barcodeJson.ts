@@ -1,6 +1,6 @@
 /** The barcode figures of the statistics JSON and the per-barcode TSV (docs/stats.md). */
-import { decode2bit, widerThan } from '../display'
-import type { Semantics } from '../semantics'
+import { decode2bit, widerThan } from '../text/display'
+import type { Semantics } from '../prelude/semantics'
 import { HLL_RELATIVE_ERROR, hllEstimate } from './hll'
 import { Histogram } from './countTable'
 import { runsMeanMedian, runsOf, runsOfHistogram } from './countRuns'

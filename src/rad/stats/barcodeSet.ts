@@ -5,7 +5,7 @@
  * (barcodeKey: two words per barcode level, §7.8 packed), so no barcode is
  * ever turned into text.
  */
-import type { Semantics } from '../semantics'
+import type { Semantics } from '../prelude/semantics'
 import type { ChunkColumns } from '../types'
 import { barcodeKey, wordsOf } from './accumulator'
 import { CountTable } from './countTable'

@@ -1,6 +1,6 @@
 /** From an accumulator's state to the figures of the contract (statsTypes.ts StatsJson, docs/stats.md). */
-import { mappingTypeName } from '../display'
-import type { Semantics } from '../semantics'
+import { mappingTypeName } from '../text/display'
+import type { Semantics } from '../prelude/semantics'
 import type { Prelude } from '../types'
 import { Histogram } from './countTable'
 import { DEFAULT_TOP, ORIENTATIONS } from './accumulator'

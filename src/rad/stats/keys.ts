@@ -1,5 +1,5 @@
 /** A record's barcode and UMI columns as u32 words, without a BigInt per value (accumulator.ts, cellQc.ts). */
-import { fixedWidth, isIntegerType } from '../tags'
+import { fixedWidth, isIntegerType } from '../prelude/tags'
 import type { Column, TagDesc } from '../types'
 
 /** A column's integers as u32 words: `wide` columns hold two per entry (low first, little-endian). */

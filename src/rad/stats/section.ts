@@ -8,7 +8,7 @@
  */
 import { fmtInt } from '../errors'
 import type { Prelude } from '../types'
-import type { Semantics } from '../semantics'
+import type { Semantics } from '../prelude/semantics'
 import { barcodeRuns, statsJson } from './json'
 import { depthProblem } from '../jsonShape'
 import { statsJsonProblem } from './statsJsonShape'

@@ -2,7 +2,7 @@
  * The export dialog's choices (docs/subsets.md): which selections are available
  * now, and why not when they are not, and the chunk range as typed.
  */
-import type { RecordFilter } from '../../rad/recordFilter'
+import type { RecordFilter } from '../../rad/filter/recordFilter'
 import { fmtCount, parseIndex } from '../format'
 
 export type PickKind = 'filter' | 'chunks' | 'cells'

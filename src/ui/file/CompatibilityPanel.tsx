@@ -1,7 +1,7 @@
 import { memo } from 'react'
-import type { CompatibilityReport, ConsumerVerdict, Verdict } from '../../rad/compatibility'
+import type { CompatibilityReport, ConsumerVerdict, Verdict } from '../../rad/prelude/compatibility'
 import { CONSUMER_SOURCES } from '../../rad/consumers'
-import type { Certainty } from '../../rad/producer'
+import type { Certainty } from '../../rad/prelude/producer'
 
 interface Props {
   report: CompatibilityReport

@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
-import { assessCompatibility } from '../../rad/compatibility'
-import type { Semantics } from '../../rad/semantics'
+import { assessCompatibility } from '../../rad/prelude/compatibility'
+import type { Semantics } from '../../rad/prelude/semantics'
 import type { Codec } from '../../rad/types'
 import type { OpenedFile, SessionState } from '../../session'
 import { CompatibilityPanel, producerText } from './CompatibilityPanel'

@@ -1,5 +1,5 @@
 import { memo } from 'react'
-import { fileTagPlaceholderField, placeholderReason, valueText } from '../../rad/display'
+import { fileTagPlaceholderField, placeholderReason, valueText } from '../../rad/text/display'
 import type { Prelude, TagValue } from '../../rad/types'
 import { fmtCount } from '../format'
 

@@ -1,5 +1,5 @@
 import { memo, useState } from 'react'
-import type { IntegrityIssue, IssueKind } from '../../rad/integrity'
+import type { IntegrityIssue, IssueKind } from '../../rad/checks/integrity'
 import type { RadSession, SessionState } from '../../session'
 import { salvagedName } from '../../session'
 import { fmtBytes, fmtCount, fmtCounted } from '../format'

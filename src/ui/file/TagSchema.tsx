@@ -1,7 +1,7 @@
 import { memo } from 'react'
-import { roleName } from '../../rad/display'
-import type { Semantics } from '../../rad/semantics'
-import { describeType } from '../../rad/tags'
+import { roleName } from '../../rad/text/display'
+import type { Semantics } from '../../rad/prelude/semantics'
+import { describeType } from '../../rad/prelude/tags'
 import type { Prelude, TagDesc, TagRole } from '../../rad/types'
 import { SCHEMA_COLUMNS } from '../glossary'
 

@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import type { ChangeEvent, SubmitEvent } from 'react'
-import type { Semantics } from '../../rad/semantics'
+import type { Semantics } from '../../rad/prelude/semantics'
 import type { FilterDraft } from './filterDraft'
 
 /** Makes a field's change handler: the draft with that field set. */

@@ -1,5 +1,5 @@
 import { memo } from 'react'
-import type { Semantics } from '../../rad/semantics'
+import type { Semantics } from '../../rad/prelude/semantics'
 import type { IndexStore } from '../../session'
 import { FilterForm } from './FilterForm'
 import { FilterResults } from './FilterResults'
@@ -17,7 +17,7 @@ interface Props {
 }
 
 /**
- * The filter bar (README "Command line", filters; src/rad/recordFilter.ts): barcode, UMI, reference, alignment counts,
+ * The filter bar (README "Command line", filters; src/rad/filter/recordFilter.ts): barcode, UMI, reference, alignment counts,
  * orientation and mapping type, combined with AND. Enter in any field runs it;
  * matches stream into a virtualized list of record numbers.
  */

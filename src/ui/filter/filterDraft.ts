@@ -1,4 +1,4 @@
-import type { RecordFilter } from '../../rad/recordFilter'
+import type { RecordFilter } from '../../rad/filter/recordFilter'
 import { parseIndex } from '../format'
 
 /** The filter bar's fields as typed (strings), before they become a RecordFilter. */

@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import { cellsTsv } from '../../rad/cells'
-import type { Semantics } from '../../rad/semantics'
+import type { Semantics } from '../../rad/prelude/semantics'
 import { cellsNotApplicable } from '../../session'
 import type { CellsReply } from '../../session'
 import { CellsPanel } from './CellsPanel'

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react'
 import type { StatsJson } from '../../rad/stats/statsTypes'
-import type { Semantics } from '../../rad/semantics'
+import type { Semantics } from '../../rad/prelude/semantics'
 import type { CellsReply, RadSession } from '../../session'
 import { AnnotationsInput, CellsSection } from './CellsSection'
 import { cellsNotApplicable } from '../../session'

@@ -1,5 +1,5 @@
 import { memo } from 'react'
-import { recordView } from '../../rad/display'
+import { recordView } from '../../rad/text/display'
 import type { SubRowPlace } from './AlignmentRow'
 import { readTagFields } from './readTags'
 

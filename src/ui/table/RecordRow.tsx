@@ -1,6 +1,6 @@
 import { memo } from 'react'
-import { alignmentView, mappingTypeName, recordView, refLabel } from '../../rad/display'
-import type { Semantics } from '../../rad/semantics'
+import { alignmentView, mappingTypeName, recordView, refLabel } from '../../rad/text/display'
+import type { Semantics } from '../../rad/prelude/semantics'
 import type { ChunkColumns, Prelude } from '../../rad/types'
 import { fmtCount } from '../format'
 import { orientationTitle } from '../glossary'

@@ -1,5 +1,5 @@
 import { memo, useId, useMemo, useRef } from 'react'
-import type { Semantics } from '../../rad/semantics'
+import type { Semantics } from '../../rad/prelude/semantics'
 import type { Prelude } from '../../rad/types'
 import type { RadSession } from '../../session'
 import { recordRowId, tableRowCount } from './tableAria'

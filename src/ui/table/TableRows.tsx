@@ -1,6 +1,6 @@
 import type { ReactNode, RefObject } from 'react'
 import type { VirtualItem } from '@tanstack/react-virtual'
-import type { Semantics } from '../../rad/semantics'
+import type { Semantics } from '../../rad/prelude/semantics'
 import type { Prelude } from '../../rad/types'
 import type { RadSession } from '../../session'
 import { AlignmentRow } from './AlignmentRow'

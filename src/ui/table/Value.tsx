@@ -1,5 +1,5 @@
-import { placeholderReason } from '../../rad/display'
-import type { PlaceholderField } from '../../rad/display'
+import { placeholderReason } from '../../rad/text/display'
+import type { PlaceholderField } from '../../rad/text/display'
 import { fmtCount } from '../format'
 
 /** A number, or "—" with the reason as its tooltip when the producer wrote a "not available" placeholder. */

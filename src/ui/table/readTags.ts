@@ -1,6 +1,6 @@
-import { mappingTypeName } from '../../rad/display'
-import type { RecordView } from '../../rad/display'
-import type { Semantics } from '../../rad/semantics'
+import { mappingTypeName } from '../../rad/text/display'
+import type { RecordView } from '../../rad/text/display'
+import type { Semantics } from '../../rad/prelude/semantics'
 import type { Prelude } from '../../rad/types'
 
 /**

@@ -1,4 +1,4 @@
-import type { Semantics } from '../../rad/semantics'
+import type { Semantics } from '../../rad/prelude/semantics'
 import type { Prelude } from '../../rad/types'
 
 /** What a record-table column shows; RecordRow renders one cell per column, in this order. */

@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import type { CSSProperties, RefObject } from 'react'
-import type { Semantics } from '../../rad/semantics'
+import type { Semantics } from '../../rad/prelude/semantics'
 import type { Prelude } from '../../rad/types'
 import { hiddenCells, hiddenTags, recordColumns } from './tableColumns'
 import type { HiddenCells, RecordColumns } from './tableColumns'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { classifyBarcode, parsePermitList } from '../../../src/rad/cells'
-import { packSequence } from '../../../src/rad/recordFilter'
+import { packSequence } from '../../../src/rad/filter/recordFilter'
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s)
 
