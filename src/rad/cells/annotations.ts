@@ -4,7 +4,7 @@
  * (`gene_id_to_name.tsv`). Tab-separated, extra columns ignored, `#` lines and
  * blank lines skipped. Errors name the file and the line.
  */
-import { decodeUtf8Strict } from '../decode/cursor'
+import { decodeUtf8Strict } from '../runtime'
 import { RadError } from '../errors'
 
 export interface GeneMap {

@@ -1,4 +1,5 @@
 import { RadError, fmtInt, truncatedError } from '../errors'
+import { utf8Text } from '../runtime'
 
 /**
  * Thrown by a cursor whose window ends before the file does: the caller reads
@@ -151,21 +152,6 @@ export class Cursor {
   }
 }
 
-interface Utf8Decoder {
-  decode(input: Uint8Array): string
-}
-// TextDecoder exists in every runtime we target (browsers, workers, Node), but
-// the core compiles against ES2022 alone, which does not declare it.
-type Utf8DecoderClass = new (label: string, options?: { fatal: boolean }) => Utf8Decoder
-const Decoder = (globalThis as unknown as { TextDecoder: Utf8DecoderClass }).TextDecoder
-const utf8 = new Decoder('utf-8')
-const strictUtf8 = new Decoder('utf-8', { fatal: true })
-
-/** UTF-8 to text, throwing a TypeError on bytes that are not UTF-8 (for text files a user gives). */
-export function decodeUtf8Strict(bytes: Uint8Array): string {
-  return strictUtf8.decode(bytes)
-}
-
 /** Fast path for the common all-ASCII name; TextDecoder otherwise. */
 export function decodeUtf8(bytes: Uint8Array): string {
   if (bytes.length <= 64) {
@@ -178,5 +164,5 @@ export function decodeUtf8(bytes: Uint8Array): string {
     }
     if (ascii) return String.fromCharCode(...bytes)
   }
-  return utf8.decode(bytes)
+  return utf8Text(bytes)
 }

@@ -10,6 +10,7 @@
  */
 import type { ParquetEncoding } from './parquetSchema'
 import { writeBases } from './parquetSequences'
+import { encodeUtf8 } from '../runtime'
 
 /** A column chunk's page bodies, encoded here; the writer adds headers and metadata. */
 export interface EncodedPages {
@@ -24,15 +25,6 @@ export interface EncodedPages {
 }
 
 const EMPTY = 0
-// TextEncoder exists in every runtime we target; the core compiles against ES2022 alone (as sidecar.ts).
-const utf8 = new (
-  globalThis as unknown as { TextEncoder: new () => { encode(text: string): Uint8Array } }
-).TextEncoder()
-
-/** `text` as UTF-8. */
-export function encodeUtf8(text: string): Uint8Array {
-  return utf8.encode(text)
-}
 
 function hash(lo: number, hi: number): number {
   let h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b)

@@ -4,7 +4,8 @@
  * strings, booleans and lists. `take()` hands them over in the form the
  * writer (hyparquet-writer, ADR 0012) takes fastest.
  */
-import { Bytes, encodeUtf8 } from './parquetDictionary'
+import { Bytes } from './parquetDictionary'
+import { encodeUtf8 } from '../runtime'
 import type { EncodedPages } from './parquetDictionary'
 import type { ParquetKind } from './parquetSchema'
 

@@ -12,6 +12,7 @@ import { fmtInt } from '../errors'
 import { asVerdict } from './sidecarVerdict'
 import type { DroppedSection, SidecarStatus, SidecarVerdict } from './sidecarVerdict'
 import type { NbytesConvention } from '../types'
+import { encodeUtf8 } from '../runtime'
 
 export type { DroppedSection, SidecarStatus, SidecarVerdict } from './sidecarVerdict'
 
@@ -88,15 +89,6 @@ function getU64(view: DataView, at: number, what: string): number {
 
 function unreadable(why: string): SidecarError {
   return new SidecarError('unreadable', `the sidecar index cannot be used: ${why}`)
-}
-
-// TextEncoder exists in every runtime we target; the core compiles against ES2022 alone (as cursor.ts's TextDecoder).
-const utf8 = new (
-  globalThis as unknown as { TextEncoder: new () => { encode(text: string): Uint8Array } }
-).TextEncoder()
-
-function encodeUtf8(text: string): Uint8Array {
-  return utf8.encode(text)
 }
 
 function verdictJson(verdict: SidecarVerdict): Uint8Array {

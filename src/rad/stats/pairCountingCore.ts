@@ -5,6 +5,7 @@
  */
 import type { BucketLists } from './partitionLists'
 import { PAIR_COUNTING_WASM } from './pairCountingWasm'
+import { wasm } from '../runtime'
 
 interface CoreExports {
   memory: { buffer: ArrayBuffer }
@@ -30,12 +31,6 @@ interface CoreExports {
   dropBucket(b: number): void
 }
 
-/** The WebAssembly API of Node, workers and pages alike (the core's typings have no DOM). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object
-  Instance: new (module: object, imports: object) => { exports: unknown }
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly
 let compiled: object | undefined
 
 /** The module, compiled once (synchronously: the counters run in workers and Node). */
