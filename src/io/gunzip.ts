@@ -5,6 +5,7 @@
 import { RadError } from '../rad/errors'
 import { isGzip } from '../rad/cells/annotationSniff'
 import type { NamedBytes } from '../rad/cells'
+import { readBodyUpTo } from './httpWire'
 
 /** The most a gzipped annotation file may unpack to (the CLI's bound: a 3.7M-barcode list is 63 MB). */
 export const MAX_UNPACKED_BYTES = 1 << 30
@@ -20,35 +21,21 @@ export async function gunzipIfGzip(
   max = MAX_UNPACKED_BYTES,
 ): Promise<Uint8Array> {
   if (!isGzip(bytes)) return bytes
-  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip')).getReader()
-  const parts: Uint8Array[] = []
-  let total = 0
+  const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))
+  let out: Uint8Array | undefined
   try {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) {
-      total += r.value.length
-      if (total > max) {
-        await reader.cancel()
-        throw new RadError(
-          'BAD_VALUE',
-          `${name}: it unpacks to more than ${String(max >> 20)} MiB, more than any annotation file (a gzip bomb?)`,
-        )
-      }
-      parts.push(r.value)
-    }
+    out = await readBodyUpTo(new Response(inflated), max)
   } catch (e) {
-    if (e instanceof RadError) throw e
     throw new RadError(
       'BAD_VALUE',
       `${name}: its gzip stream is damaged (${e instanceof Error ? e.message : String(e)})`,
     )
   }
-  const out = new Uint8Array(total)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+  if (out) return out
+  throw new RadError(
+    'BAD_VALUE',
+    `${name}: it unpacks to more than ${String(max >> 20)} MiB, more than any annotation file (a gzip bomb?)`,
+  )
 }
 
 /** A small file read whole (an annotation file: docs/cells.md), gunzipped when it is gzip, whatever its name. */
