@@ -15,6 +15,7 @@ import { availableParallelism } from 'node:os'
 import { exitCodeOf } from './commands'
 import { SpillFile, spillFolder } from './spillFile'
 import { StatsThreads } from './statsThreads'
+import type { PassMemory } from './statsThreads'
 import type { Output } from './output'
 import { reportLine } from './output'
 import { cellFigures, readAnnotations } from './cellStats'
@@ -97,13 +98,6 @@ export interface PassOptions {
    * the memory does not grow with the barcodes.
    */
   perBarcode?: boolean
-}
-
-/** The spill file's folder, the lists' budget and the keys waiting, all threads together. */
-export interface PassMemory {
-  folder: string
-  budget: number
-  pendingKeys: number
 }
 
 function fromEnv(name: string, fallback: number): number {

@@ -17,7 +17,13 @@ import { createStatsAccumulator, statsTransferables } from '../rad/stats'
 import type { StatsState } from '../rad/stats'
 import type { NbytesConvention } from '../rad/types'
 import { SpillFailed, SpillFile } from './spillFile'
-import type { PassMemory } from './stats'
+
+/** The spill file's folder, the lists' budget and the keys waiting, all threads together. */
+export interface PassMemory {
+  folder: string
+  budget: number
+  pendingKeys: number
+}
 
 const KIND = 'rad-stats-thread'
 const BATCH_BYTES = 4 << 20

@@ -32,10 +32,10 @@ function sourceFiles(dir: string): string[] {
   })
 }
 
-/** Relative imports with a value at run time (`import type` and `export type` left out), resolved to files. */
+/** Relative imports (`import type` included: a circle of types is a circle too), resolved to files. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8')
-  const specs = [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+'(\.[^']+)'/gm)].map((m) => m[1]!)
+  const specs = [...text.matchAll(/^\s*(?:import|export)\s+[^'"]*?from\s+'(\.[^']+)'/gm)].map((m) => m[1]!)
   specs.push(...[...text.matchAll(/^\s*import\s+'(\.[^']+)'/gm)].map((m) => m[1]!))
   return specs.flatMap((spec) => {
     const base = resolve(dirname(file), spec.replace(/\?.*$/, ''))

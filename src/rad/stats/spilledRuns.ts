@@ -12,33 +12,9 @@
 import { BUCKETS, mergeFigures, mergeLists } from './partitionLists'
 import type { BucketLists } from './partitionLists'
 import { oddWords } from './partitionFigures'
+import type { SpillStore } from './statsTypes'
 
-/** Where spilled lists go: appended, read back by offset. */
-export interface SpillStore {
-  /** Appends the parts, one after another; returns the offset of the first byte. */
-  append(parts: readonly Uint8Array[]): number
-  /** `length` bytes at `offset`, in a new buffer (so typed views of it are aligned). */
-  read(offset: number, length: number): Uint8Array
-  /** Bytes appended so far. */
-  readonly size: number
-}
-
-/** A spill's memory budget and its store (StatsOptions.spill). */
-export interface SpillOptions {
-  store: SpillStore
-  /** Bytes the merged lists may hold before they are spilled. */
-  budget: number
-  /**
-   * Partial reports will be asked of the counter (the page's pass): the spilled barcodes' figures
-   * are then kept in memory too (16 bytes a barcode), for `partial` exports (spilledFigures)…
-   */
-  partialReports?: boolean
-  /**
-   * …up to this many barcodes: past it they are dropped, and partial reports count the barcodes
-   * of the lists in memory only (`PartitionState.barcodesIncomplete`) until the end's exact merge.
-   */
-  partialBarcodesUpTo?: number
-}
+export type { SpillOptions, SpillStore } from './statsTypes'
 
 /** One bucket's lists as spilled: reads (f64), then low bits, distinct UMIs (u32 each) and the pairs (u32). */
 interface Segment {

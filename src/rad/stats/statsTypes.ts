@@ -5,7 +5,6 @@
  * and numbers only, so it is structured-clonable and its buffers transferable
  * (workers send it to be merged).
  */
-import type { SpillOptions } from './spilledRuns'
 
 /** `[key, count]`; lists of them are sorted by count descending, ties by key ascending. */
 export type Ranked = [string, number]
@@ -283,4 +282,31 @@ export interface StatsState {
   /** Per chunk index: 1 one barcode, 2 several. */
   chunkBarcodes: Uint8Array
   notes: string[]
+}
+
+/** Where spilled lists go: appended, read back by offset. */
+export interface SpillStore {
+  /** Appends the parts, one after another; returns the offset of the first byte. */
+  append(parts: readonly Uint8Array[]): number
+  /** `length` bytes at `offset`, in a new buffer (so typed views of it are aligned). */
+  read(offset: number, length: number): Uint8Array
+  /** Bytes appended so far. */
+  readonly size: number
+}
+
+/** A spill's memory budget and its store (StatsOptions.spill). */
+export interface SpillOptions {
+  store: SpillStore
+  /** Bytes the merged lists may hold before they are spilled. */
+  budget: number
+  /**
+   * Partial reports will be asked of the counter (the page's pass): the spilled barcodes' figures
+   * are then kept in memory too (16 bytes a barcode), for `partial` exports (spilledFigures)…
+   */
+  partialReports?: boolean
+  /**
+   * …up to this many barcodes: past it they are dropped, and partial reports count the barcodes
+   * of the lists in memory only (`PartitionState.barcodesIncomplete`) until the end's exact merge.
+   */
+  partialBarcodesUpTo?: number
 }
