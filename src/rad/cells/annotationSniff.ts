@@ -29,13 +29,14 @@ export function annotationKind(bytes: Uint8Array, refNames: ReadonlySet<string>)
   if (bytes.length > SAMPLE) rows.pop()
   const first = rows[0]?.[1]
   if (!first) return undefined
-  // One column, mostly barcodes (Cell Ranger's `-1` suffix allowed): a permit list, whose junk lines
-  // the parser then names (parsePermitList), rather than a file of no kind with no word why.
-  const oneColumn = rows.every(([, cols]) => cols.length === 1)
+  const twoColumns = rows.every(([, cols]) => cols.length >= 2)
+  if (twoColumns && rows.some(([, cols]) => refNames.has(cols[0]!))) return 't2g'
+  // A first column of mostly barcodes (Cell Ranger's `-1` suffix allowed), with or without more
+  // columns (a count beside each: the parser reads the first): a permit list, whose junk lines the
+  // parser then names (parsePermitList), rather than gene names or a file of no kind.
   const barcodes = rows.filter(([, cols]) => SEQUENCE.test(cols[0]!)).length
-  if (oneColumn && barcodes > 0 && 2 * barcodes >= rows.length) return 'permit-list'
-  if (!rows.every(([, cols]) => cols.length >= 2)) return undefined
-  return rows.some(([, cols]) => refNames.has(cols[0]!)) ? 't2g' : 'gene-names'
+  if (barcodes > 0 && 2 * barcodes >= rows.length) return 'permit-list'
+  return twoColumns ? 'gene-names' : undefined
 }
 
 /** True when the bytes start with the gzip magic (a `.gz` permit list, whatever its name). */

@@ -7,6 +7,7 @@ import { atacPiscemRs, bulk, multiBarcodeV2, salmonScRna } from '../../helpers/a
 import { radBytes } from '../../helpers/radWriter'
 import { readRad } from '../../helpers/read'
 import { readNames, SALMON_V3 } from '../../helpers/fixtures'
+import { parsePermitList } from '../../../src/rad/cells/permitList'
 
 const dir = join(import.meta.dirname, '..', '..', 'fixtures', 'annotations')
 const refs = new Set(readNames())
@@ -19,6 +20,15 @@ describe('annotationKind: by content, not by name', () => {
     expect(annotationKind(readFileSync(SALMON_V3), refs)).toBeUndefined()
     expect(annotationKind(new TextEncoder().encode('hello\nworld\n'), refs)).toBeUndefined()
     expect(annotationKind(new Uint8Array(0), refs)).toBeUndefined()
+  })
+
+  it('a permit list with a count beside each barcode is a permit list, not gene names', () => {
+    const withCounts = new TextEncoder().encode(
+      'AAACCCAAGAAACACT\t1520\nAAACCCAAGAAACCAT\t988\nAAACCCAAGAAACCCA-1\t12\n',
+    )
+    expect(annotationKind(withCounts, refs)).toBe('permit-list')
+    // …and the parser reads its first column (the -1 suffix stripped).
+    expect(parsePermitList(withCounts)).toMatchObject({ length: 16, listed: 3, suffixed: 1 })
   })
 
   it('knows gzip by its magic bytes', () => {
