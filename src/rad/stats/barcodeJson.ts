@@ -2,19 +2,11 @@
 import { decode2bit, widerThan } from '../text/display'
 import type { Semantics } from '../prelude/semantics'
 import { HLL_RELATIVE_ERROR, hllEstimate } from './hll'
-import { Histogram } from './countTable'
 import { runsMeanMedian, runsOf, runsOfHistogram } from './countRuns'
 import type { CountRuns } from './countRuns'
 import { countingSortDescending, meanMedian, topRanked } from './figures'
 import { umisPerBarcode } from './umiJson'
-import type {
-  BarcodeDigest,
-  BarcodeStats,
-  BarcodeTableState,
-  CountTableState,
-  PartitionState,
-  StatsState,
-} from './statsTypes'
+import type { BarcodeStats, BarcodeTableState, CountTableState, StatsState } from './statsTypes'
 
 const runsOfTable = new WeakMap<CountTableState, CountRuns>()
 
@@ -30,7 +22,9 @@ export function barcodeRuns(state: StatsState): CountRuns {
   let runs = runsOfTable.get(b.table)
   if (!runs) {
     const digest = state.partitions?.digest
-    runs = digest ? runsWithDigest(state.partitions!, digest) : runsOfCounts(b.table.counts.subarray(0, b.table.size))
+    runs = digest
+      ? runsOfHistogram(digest.reads, state.partitions!.reads)
+      : runsOfCounts(b.table.counts.subarray(0, b.table.size))
     runsOfTable.set(b.table, runs)
   }
   return runs
@@ -38,14 +32,6 @@ export function barcodeRuns(state: StatsState): CountRuns {
 
 function runsOfCounts(counts: Float64Array): CountRuns {
   return runsOf(countingSortDescending(counts) ?? counts.slice().sort().reverse())
-}
-
-/** A digest's reads histogram with the partitions' listed barcodes added. */
-function runsWithDigest(s: PartitionState, digest: BarcodeDigest): CountRuns {
-  const hist = new Histogram(digest.reads.dense.length)
-  hist.addState(digest.reads)
-  for (const reads of s.reads) for (let i = 0; i < reads.length; i++) hist.add(reads[i]!)
-  return runsOfHistogram(hist.exportState())
 }
 
 /**

@@ -50,10 +50,14 @@ export function runsOf(d: Descending): CountRuns {
   return runsFrom(values, lengths)
 }
 
-/** The runs of a histogram (value → barcodes with that count). */
-export function runsOfHistogram(h: HistogramState): CountRuns {
+/**
+ * The runs of a histogram (value → barcodes with that count), with the counts of `more` added (a
+ * digest's histogram and the barcodes still listed beside it: ADR 0016).
+ */
+export function runsOfHistogram(h: HistogramState, more: readonly ArrayLike<number>[] = []): CountRuns {
   const hist = new Histogram(h.dense.length)
   hist.addState(h)
+  for (const counts of more) for (let i = 0; i < counts.length; i++) hist.add(counts[i]!)
   const entries = hist.entries()
   entries.reverse()
   return runsFrom(

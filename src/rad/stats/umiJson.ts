@@ -1,5 +1,5 @@
 /** The UMI figures of the statistics JSON (docs/stats.md): exact from partitions, else from the pair table. */
-import { Histogram, countTableFrom } from './countTable'
+import { countTableFrom } from './countTable'
 import { runsMeanMedian, runsOfHistogram } from './countRuns'
 import { meanMedian } from './figures'
 import { partitionFigures } from './pairPartitions'
@@ -95,13 +95,7 @@ function exactUmiFigures(s: PartitionState): { perBarcode: MeanMedian; goodToulm
     const f = figuresOf(s)
     return { perBarcode: meanMedian(f.umis), goodToulmin: f.goodToulmin }
   }
-  const hist = new Histogram(digest.umis.dense.length)
-  hist.addState(digest.umis)
-  let odd = digest.odd
-  for (let b = 0; b < s.umiCounts.length; b++) {
-    const counts = s.umiCounts[b]!
-    for (let i = 0; i < counts.length; i++) hist.add(counts[i]!)
-    odd += s.oddCounts[b]!
-  }
-  return { perBarcode: runsMeanMedian(runsOfHistogram(hist.exportState())), goodToulmin: 2 * odd - s.pairCount }
+  const odd = s.oddCounts.reduce((sum, n) => sum + n, digest.odd)
+  const perBarcode = runsMeanMedian(runsOfHistogram(digest.umis, s.umiCounts))
+  return { perBarcode, goodToulmin: 2 * odd - s.pairCount }
 }
