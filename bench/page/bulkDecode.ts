@@ -4,8 +4,8 @@
  * into again (in Chromium, faulting in fresh memory costs the worker about as much as decoding).
  */
 import { transfer } from 'comlink'
-import type { WorkerCall } from '../../src/session/decodePool'
-import { lanesOf, passBatches, runLanes } from '../../src/session/lanes'
+import type { WorkerCall } from '../../src/session/rows/decodePool'
+import { lanesOf, passBatches, runLanes } from '../../src/session/rows/lanes'
 import { chunkSpan } from '../../src/rad/decode/chunk'
 import type { ChunkColumns, NbytesConvention } from '../../src/rad/types'
 import type { ChunkRequest } from '../../src/workers/protocol'

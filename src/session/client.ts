@@ -7,40 +7,27 @@
  * every worker, which is the only guarantee that nothing from a replaced file
  * keeps running.
  */
-import { proxy } from 'comlink'
 import '../workers/comlinkErrors'
 import { fileChanged, isFileChange } from '../io/fileFingerprint'
-import { isFetchFailure } from '../io/httpSource'
 import { knownSize, sourceName } from '../io/sourceSpec'
 import type { SourceSpec } from '../io/sourceSpec'
-import { RadError, fmtInt } from '../rad/errors'
-import type { ChunkColumns, NbytesConvention } from '../rad/types'
-import { ChunkCache } from './chunkCache'
-import { ChunkLoader } from './chunkLoader'
-import { DecodePool, poolSize } from './decodePool'
-import { startFilterRun } from './filterPass'
-import type { FilterRun } from './filterPass'
-import type { RecordFilter } from '../rad/filter/recordFilter'
-import { IndexStore } from './indexStore'
-import type { ExportFormat } from '../io/exportSelection'
-import type { ByteSink } from '../rad/subsetWriter'
-import { ExportRun, exportJobOf } from './exportRun'
-import type { ExportPick } from '../workers/protocol'
-import { IndexWorkerLink, checkBeside } from './indexWorkerLink'
-import type { OpenedFile, ScanSummary } from '../workers/protocol'
-import { scanEvents } from './scanEvents'
-import { SessionStore } from './sessionStore'
-import { StatsRun } from './statsRun'
-import { FileIndexCache } from './fileIndexCache'
-import { IndexClaims } from './indexClaims'
-import { confirmedValidPart } from './validPart'
+import { RadError } from '../rad/errors'
+import type { ChunkColumns } from '../rad/types'
 import { cores, createDecodeWorker } from './defaultWorkers'
-import { CellsRun, cellsJobOf, kneeCells } from './cellsRun'
-import { DEFAULT_MITO } from '../rad/cells'
-import { startStatsOnOpen } from './statsOnOpen'
+import { FileIndexCache } from './open/fileIndexCache'
+import { FileScan } from './open/fileScan'
+import { IndexClaims } from './open/indexClaims'
+import { IndexStore } from './open/indexStore'
+import { FilePasses } from './passes/filePasses'
+import type { WalkableFile } from './passes/filePasses'
+import { StatsRun } from './passes/statsRun'
+import { ChunkCache } from './rows/chunkCache'
+import { ChunkLoader } from './rows/chunkLoader'
+import { DecodePool, poolSize } from './rows/decodePool'
 import type { SessionOptions } from './sessionOptions'
+import { SessionStore } from './sessionStore'
 import type { SessionState } from './sessionStore'
-import type { StatsReport } from '../workers/protocol'
+import type { OpenedFile } from '../workers/protocol'
 
 const DEFAULT_CACHE_BYTES = 256 << 20
 
@@ -51,39 +38,28 @@ export class RadSession {
   /** What this session reads: a File, or a URL read by HTTP Range. */
   readonly source: SourceSpec
   readonly index = new IndexStore()
+  /** The whole-file statistics pass, started when the index is done (statsRun.ts). */
+  readonly stats: StatsRun
+  /** The filter, export, cells and valid-part passes, started from the opened file (filePasses.ts). */
+  readonly passes: FilePasses
   private readonly store: SessionStore
-  private readonly indexWorker: IndexWorkerLink
+  private readonly scan: FileScan
   private readonly pool: DecodePool
   private readonly cache: ChunkCache
   private readonly loader: ChunkLoader
-  private opened: OpenedFile | undefined
   private disposed = false
-  /** The whole-file statistics pass, started when the index is done (statsRun.ts). */
-  readonly stats: StatsRun
-  private readonly indexCache: FileIndexCache | undefined
-  private readonly fresh: boolean
-  private readonly onRescan: ((because: string | undefined) => void) | undefined
-  /** The latest cells pass (startCells). */
-  private cells: CellsRun | undefined
-  /** Checks a sidecar's or cached index against the chunks as they decode (indexClaims.ts). */
-  private readonly claims = new IndexClaims(
-    this.index,
-    () => this.store.current,
-    (why) => {
-      this.dropKnownIndex(why)
-    },
-  )
 
   constructor(source: SourceSpec, opts: SessionOptions = {}) {
     this.id = nextJob++
     this.source = source
-    this.fresh = opts.fresh !== undefined
-    this.onRescan = opts.onRescan
-    this.indexCache = FileIndexCache.of(source, opts.indexCache)
     this.store = new SessionStore({ name: sourceName(source), size: knownSize(source) })
     if (opts.fresh?.because !== undefined) this.store.update({ rescannedBecause: opts.fresh.because })
+    const live = (): boolean => !this.disposed
+    const onFileChanged = (e: RadError): void => {
+      this.fileChanged(e)
+    }
     this.cache = new ChunkCache(opts.cacheBytes ?? DEFAULT_CACHE_BYTES, () => {
-      if (!this.disposed) this.store.bumpData()
+      if (live()) this.store.bumpData()
     })
     this.pool = new DecodePool(source, {
       size: opts.decodeWorkers ?? poolSize(cores()),
@@ -92,110 +68,27 @@ export class RadSession {
         this.store.notice(message)
       },
     })
-    this.loader = new ChunkLoader({
-      index: this.index,
-      pool: this.pool,
-      cache: this.cache,
-      claims: this.claims,
-      live: () => !this.disposed,
-      onFileChanged: (e) => {
-        this.fileChanged(e)
-      },
-    })
     this.stats = new StatsRun(this.pool, (e) => {
       if (e instanceof RadError && isFileChange(e)) this.fileChanged(e)
     })
-    this.stats.subscribe(() => {
-      const view = this.stats.getState()
-      if (view.phase === 'done' && !view.restored) this.keepInCache(view.report)
-    })
-    this.indexWorker = new IndexWorkerLink((why) => {
-      this.indexFailed(why)
-    }, opts.workers?.index)
-    this.startScan(opts.sidecar)
-  }
-
-  /** The index worker died: report it; everything indexed so far stays browsable. */
-  private indexFailed(why: string): void {
-    if (this.disposed || !this.indexWorker.running) return
-    const where = this.index.count > 0 ? ` after indexing ${fmtInt(this.index.count)} chunks` : ''
-    this.finishIndex(
-      new RadError(
-        'WORKER_FAILED',
-        `the index worker stopped (${why})${where}; the rest of the file was not read or checked`,
-        undefined,
-      ),
-    )
-    this.store.notice(`The index worker stopped (${why}); a new one was started.`)
-  }
-
-  private startScan(sidecar: Blob | undefined): void {
-    const events = scanEvents({
-      store: this.store,
-      index: this.index,
-      pool: this.pool,
-      cache: this.cache,
-      indexCache: this.indexCache,
-      fresh: this.fresh,
-      live: () => !this.disposed,
-      onOpened: (opened) => {
-        this.opened = opened
-      },
-    })
-    const useCache = this.indexCache !== undefined && !sidecar
-    const given = this.fresh ? { fresh: true } : sidecar ? { sidecar } : {}
-    // A URL's statistics are counted during the walk: one download, not two (docs/stats.md, "One read for a URL").
-    const countStats = this.source.kind === 'url'
-    const options = { checkBeside: checkBeside(cores()), useCache, countStats, ...given }
-    this.indexWorker.api.scan(this.source, this.id, proxy(events), options).then(
-      (summary) => {
-        this.finishIndex(summary.error ? RadError.fromData(summary.error) : undefined, summary)
-      },
-      (e: unknown) => {
-        this.finishIndex(e instanceof Error ? e : new Error(String(e)))
+    const { store, index, pool, cache, stats } = this
+    const indexCache = FileIndexCache.of(source, opts.indexCache)
+    const fresh = opts.fresh !== undefined
+    const [onRescan, createIndexWorker] = [opts.onRescan, opts.workers?.index]
+    const scanOf = { id: this.id, source, store, index, pool, cache, stats, indexCache, fresh, live }
+    this.scan = new FileScan({ ...scanOf, onFileChanged, onRescan, createIndexWorker }, opts.sidecar)
+    // Checks a sidecar's or cached index against the chunks as they decode (indexClaims.ts).
+    const claims = new IndexClaims(
+      index,
+      () => store.current,
+      (why) => {
+        this.scan.dropKnownIndex(why)
       },
     )
-  }
-
-  private finishIndex(error: Error | undefined, summary?: ScanSummary): void {
-    if (this.disposed || !this.indexWorker.running) return
-    this.indexWorker.retire()
-    this.store.update({
-      phase: error ? 'error' : 'done',
-      finishedAt: performance.now(),
-      error,
-      summary,
-      cancelled: summary?.cancelled ?? false,
-      chunks: this.index.count,
-      records: this.index.records,
-    })
-    if (error instanceof RadError && isFileChange(error)) this.fileChanged(error)
-    // A URL whose server failed mid-scan: the statistics would read it again; Retry opens it anew.
-    else if (this.index.count > 0 && !summary?.cancelled && !isFetchFailure(error)) this.startStats(summary)
-  }
-
-  /** The statistics once the index is in (statsOnOpen.ts): kept ones at once, else the pass. */
-  private startStats(summary: ScanSummary | undefined): void {
-    startStatsOnOpen({
-      source: this.source,
-      stats: this.stats,
-      index: this.index,
-      summary,
-      indexSource: this.store.current.indexSource,
-      keep: (report) => {
-        this.keepInCache(report)
-      },
-    })
-  }
-
-  /** Keeps this file's index (with its statistics, once done) in the page's cache (ADR 0007, fileIndexCache.ts). */
-  private keepInCache(stats: StatsReport | undefined): void {
-    const { opened } = this
-    const { summary, changed, indexSource } = this.store.current
-    if (!opened || !summary || changed || this.disposed || indexSource === 'sidecar') return
-    // A cached index without statistics gets them once the pass is done; one with them is kept as it is.
-    if (indexSource === 'cache' && stats === undefined) return
-    this.indexCache?.keep(opened, this.index, summary, stats)
+    this.loader = new ChunkLoader({ index, pool, cache, claims, live, onFileChanged })
+    const walkable = (): WalkableFile | undefined => this.walkable()
+    const opened = (): OpenedFile | undefined => this.scan.opened
+    this.passes = new FilePasses({ source, walkable, opened, state: () => store.current, pool, stats, onFileChanged })
   }
 
   /**
@@ -212,6 +105,14 @@ export class RadSession {
     this.cache.markStale(changed)
     this.pool.drop(() => false)
     this.cancel()
+  }
+
+  /** The prelude and the nbytes convention a whole-file walk needs; undefined before the first chunks. */
+  private walkable(): WalkableFile | undefined {
+    const { opened } = this.scan
+    const { convention } = this.store.current
+    if (!opened || !convention || this.disposed) return undefined
+    return { source: this.source, opened, index: this.index, convention }
   }
 
   readonly subscribe = (listener: () => void): (() => void) => this.store.subscribe(listener)
@@ -236,84 +137,26 @@ export class RadSession {
     if (!this.disposed) this.loader.want(visible, prefetch)
   }
 
-  /** The sidecar or cached index disagrees with the file: forget it (a cached one for good) and scan again, saying why. */
-  private dropKnownIndex(why: string): void {
-    if (this.disposed) return
-    const { opened } = this
-    const { indexSource } = this.store.current
-    if (indexSource === 'cache' && opened?.cacheKey !== undefined) this.indexCache?.drop(opened.cacheKey)
-    const what = indexSource === 'cache' ? 'The cached index' : 'The sidecar index'
-    this.onRescan?.(`${what} does not match the file (${why}), so it was dropped and the file was scanned instead.`)
-  }
-
   /**
    * Checks every record of a file opened from a sidecar or the cache, whose verdict is only what
    * was recorded (docs/integrity.md): the page opens it again and scans it.
    */
   checkRecords(): void {
-    if (!this.disposed) this.onRescan?.(undefined)
+    if (!this.disposed) this.scan.checkRecords()
   }
 
   /** The user is scrolling: the index walk pauses for a moment (IndexWorkerLink.hold). */
   holdIndex(): void {
-    if (!this.disposed) this.indexWorker.hold(this.id)
+    if (!this.disposed) this.scan.hold()
   }
 
   /** Stops indexing; every chunk found so far stays browsable. */
   cancel(): void {
-    if (!this.indexWorker.running || this.disposed) return
-    void this.indexWorker.api.cancel(this.id)
+    if (!this.disposed) this.scan.cancel()
   }
 
   get isDisposed(): boolean {
     return this.disposed
-  }
-
-  /** The valid part, once a decode worker has confirmed the file unchanged (validPart.ts). */
-  saveValidPart(): Promise<File> {
-    return confirmedValidPart({
-      source: this.source,
-      opened: this.opened,
-      state: () => this.store.current,
-      pool: this.pool,
-      onFileChanged: (e) => {
-        this.fileChanged(e)
-      },
-    })
-  }
-
-  /** Starts a record filter over every chunk indexed so far (filterPass.ts); undefined before the first chunks. */
-  startFilter(filter: RecordFilter): FilterRun | undefined {
-    const file = this.walkable()
-    return file && startFilterRun({ ...file, index: this.index, workers: () => this.pool.workers().calls }, filter)
-  }
-
-  /** Exports a selection in an export worker, streamed to `sink` (exportRun.ts); undefined before the first chunks. */
-  startExport(format: ExportFormat, pick: ExportPick, sink: ByteSink): ExportRun | undefined {
-    const file = this.walkable()
-    return file && new ExportRun(this.source, exportJobOf(file.opened, this.index, file.convention, format, pick), sink)
-  }
-
-  /** The prelude and the nbytes convention a whole-file walk needs; undefined before the first chunks. */
-  private walkable(): { opened: OpenedFile; convention: NbytesConvention } | undefined {
-    const { opened } = this
-    const { convention } = this.store.current
-    return opened && convention && !this.disposed ? { opened, convention } : undefined
-  }
-
-  /**
-   * Starts the cells pass over the knee's cells (cellsRun.ts, docs/cells.md) with the annotation
-   * files given, replacing any earlier one; rejects until the statistics are done.
-   */
-  async startCells(files: File[], mito: string = DEFAULT_MITO): Promise<CellsRun> {
-    const file = this.walkable()
-    const view = this.stats.getState()
-    const json = view.report?.json
-    if (!file || !json || view.phase !== 'done') throw new Error('cell figures need the statistics first')
-    const cut = await kneeCells(json, this.stats)
-    this.cells?.cancel()
-    this.cells = new CellsRun(this.source, cellsJobOf(file.opened, this.index, file.convention, cut, files, mito))
-    return this.cells
   }
 
   /** Terminates every worker of this file and forgets its data. */
@@ -321,8 +164,8 @@ export class RadSession {
     if (this.disposed) return
     this.disposed = true
     this.stats.dispose()
-    this.cells?.cancel()
-    this.indexWorker.terminate()
+    this.passes.dispose()
+    this.scan.terminate()
     this.pool.dispose()
     this.cache.clear()
     // Comlink's port for the scan callbacks may keep this object reachable for a while.

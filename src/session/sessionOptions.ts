@@ -1,4 +1,4 @@
-import type { IndexCache } from './sessionCache'
+import type { IndexCache } from './open/sessionCache'
 
 /** How RadSession opens a source (client.ts). */
 export interface SessionOptions {

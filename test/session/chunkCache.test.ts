@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ChunkColumns } from '../../src/rad/types'
-import { ChunkCache } from '../../src/session/chunkCache'
+import { ChunkCache } from '../../src/session/rows/chunkCache'
 
 describe('ChunkCache', () => {
   const cols = (buffer: ArrayBuffer, at: number): ChunkColumns => ({

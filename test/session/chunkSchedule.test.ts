@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ChunkSchedule, STALE_WANTS } from '../../src/session/chunkSchedule'
-import type { Ask } from '../../src/session/chunkSchedule'
+import { ChunkSchedule, STALE_WANTS } from '../../src/session/rows/chunkSchedule'
+import type { Ask } from '../../src/session/rows/chunkSchedule'
 
 /** The chunks in the order the decode pool serves them: lowest priority number first. */
 function served(asks: readonly Ask[]): number[] {

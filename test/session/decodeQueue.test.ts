@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { chunkSpan } from '../../src/rad/decode/chunk'
-import { BATCH_BYTES, BATCH_CHUNKS, DecodeQueue } from '../../src/session/decodeQueue'
-import type { Queued } from '../../src/session/decodeQueue'
+import { BATCH_BYTES, BATCH_CHUNKS, DecodeQueue } from '../../src/session/rows/decodeQueue'
+import type { Queued } from '../../src/session/rows/decodeQueue'
 
 /** Back-to-back chunks of `nbytes` each (header-inclusive), from byte 1000. */
 function item(chunk: number, priority = 0, nbytes = 100): Queued {

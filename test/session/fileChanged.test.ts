@@ -139,7 +139,7 @@ describe('RadSession on a file that changes on disk', () => {
     expect(session.getChunk(0)).toBeUndefined()
     expect(session.chunkError(0)).toBe(state().changed)
     expect(session.chunkError(150)).toBe(state().changed)
-    await expect(session.saveValidPart()).rejects.toMatchObject({ code: 'FILE_CHANGED' })
+    await expect(session.passes.saveValidPart()).rejects.toMatchObject({ code: 'FILE_CHANGED' })
   })
 
   it('a change found by the scan itself ends in the same state, not "done, clean"', async () => {
@@ -159,7 +159,7 @@ describe('RadSession on a file that changes on disk', () => {
     const session = sessionOn(file)
     await until('the index', settled(session))
     // A clean file has no salvage plan: the recheck passes, and there is nothing to save.
-    await expect(session.saveValidPart()).rejects.toThrow(/no valid part/)
+    await expect(session.passes.saveValidPart()).rejects.toThrow(/no valid part/)
     expect(session.getState().changed).toBeUndefined()
   })
 })

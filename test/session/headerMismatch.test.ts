@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { headerMismatch } from '../../src/session/indexClaims'
-import { IndexStore } from '../../src/session/indexStore'
+import { headerMismatch } from '../../src/session/open/indexClaims'
+import { IndexStore } from '../../src/session/open/indexStore'
 import type { ChunkColumns } from '../../src/rad/types'
 
 /** An index of two chunks, as a sidecar states it. */

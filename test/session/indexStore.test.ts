@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ChunkIndexBuilder } from '../../src/rad/chunkIndex'
-import { IndexStore } from '../../src/session/indexStore'
+import { IndexStore } from '../../src/session/open/indexStore'
 
 /** Streams `chunks` ([nbytes, nrec] each, back to back from byte 100) as slices of `sliceSize`. */
 function storeOf(chunks: [number, number][], sliceSize: number): IndexStore {

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest'
 import { chunkSpan } from '../../src/rad/decode/chunk'
 import { RadError } from '../../src/rad/errors'
-import { passBatches, runLanes } from '../../src/session/lanes'
-import type { Lane } from '../../src/session/lanes'
+import { passBatches, runLanes } from '../../src/session/rows/lanes'
+import type { Lane } from '../../src/session/rows/lanes'
 import { BULK_BATCH_BYTES } from '../../src/workers/protocol'
 import type { BadChunk, ChunkRequest } from '../../src/workers/protocol'
 

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { RadSession } from '../../src/session'
 import type { SessionState } from '../../src/session'
-import { STALE_WANTS } from '../../src/session/chunkSchedule'
+import { STALE_WANTS } from '../../src/session/rows/chunkSchedule'
 import { makeDecodeApi } from '../../src/workers/decodeApi'
 import { makeIndexApi } from '../../src/workers/indexApi'
 import { SC_READS, salmonScRna } from '../helpers/assays'
@@ -120,7 +120,7 @@ describe('RadSession.want', () => {
 describe('RadSession.startFilter', () => {
   it('streams a barcode filter through the decode worker: every matching record number, in file order', async () => {
     const { session } = await indexedSession()
-    const run = session.startFilter({ barcode: 'GATTACAGATTACAGA' })
+    const run = session.passes.startFilter({ barcode: 'GATTACAGATTACAGA' })
     if (!run) throw new Error('no filter run')
     await until('the filter', () => run.getState().phase !== 'running')
     // SC_READS[3] is that barcode; the file repeats the five reads 80 times.
@@ -131,7 +131,7 @@ describe('RadSession.startFilter', () => {
 
   it('ends at once with a sentence when the file cannot answer the filter', async () => {
     const { session } = await indexedSession()
-    const run = session.startFilter({ barcode: 'ACGT' })
+    const run = session.passes.startFilter({ barcode: 'ACGT' })
     expect(run?.getState().phase).toBe('error')
     expect(run?.getState().error?.message).toMatch(/has 4 bases/)
   })

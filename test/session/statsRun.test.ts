@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { RadError } from '../../src/rad/errors'
-import { DecodePool } from '../../src/session/decodePool'
-import { StatsRun } from '../../src/session/statsRun'
-import type { StatsView } from '../../src/session/statsRun'
-import { IndexStore } from '../../src/session/indexStore'
+import { DecodePool } from '../../src/session/rows/decodePool'
+import { StatsRun } from '../../src/session/passes/statsRun'
+import type { StatsView } from '../../src/session/passes/statsRun'
+import { IndexStore } from '../../src/session/open/indexStore'
 import { file, prelude, requests } from '../helpers/salmonChunks'
 import { statsWorker } from '../helpers/statsWorker'
 

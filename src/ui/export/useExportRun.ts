@@ -68,7 +68,7 @@ export function useExportRun(session: RadSession, fileName: string, ctx: ExportC
       if (streamed && !file) return
       const pick = await pickOf(kind, range, ctx, session)
       const blob = file ? undefined : new BlobSink(format)
-      const next = session.startExport(format, pick, file ? writableSink(file) : (blob as BlobSink))
+      const next = session.passes.startExport(format, pick, file ? writableSink(file) : (blob as BlobSink))
       if (!next) {
         await file?.abort()
         setProblem('The file is not open yet: try again in a moment.')

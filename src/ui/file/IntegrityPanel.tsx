@@ -225,7 +225,7 @@ function Salvage({ state, session }: { state: SessionState; session: RadSession 
         onClick={() => {
           // A changed file fails here with the banner and a note, never with a download that breaks.
           setFailure(undefined)
-          session.saveValidPart().then(saveFile, (e: unknown) => {
+          session.passes.saveValidPart().then(saveFile, (e: unknown) => {
             setFailure(`Nothing was saved: ${e instanceof Error ? e.message : String(e)}`)
           })
         }}

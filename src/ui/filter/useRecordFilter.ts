@@ -53,7 +53,7 @@ export function useRecordFilter(
       }
       setProblem(undefined)
       current.current?.cancel()
-      const next = session.startFilter(filter)
+      const next = session.passes.startFilter(filter)
       current.current = next
       setRun(next)
       if (!next) setProblem('The file is not open yet: try again in a moment.')

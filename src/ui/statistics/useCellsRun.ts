@@ -27,7 +27,7 @@ export function useCellsRun(session: RadSession, dropped: readonly File[], stats
   useEffect(() => {
     if (!statsDone || files.length === 0) return
     let current = true
-    session.startCells(files).then(
+    session.passes.startCells(files).then(
       (started) => {
         if (!current) {
           started.cancel()

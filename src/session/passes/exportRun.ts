@@ -7,16 +7,16 @@
  * Cancel terminates the worker: nothing of it keeps running (workerRun.ts).
  */
 import { proxy, wrap } from 'comlink'
-import '../workers/comlinkErrors'
-import type { ExportFormat, ExportSummary } from '../io/exportSelection'
-import type { SourceSpec } from '../io/sourceSpec'
-import type { ChunkIndex } from '../rad/chunkIndex'
-import type { ByteSink } from '../rad/subsetWriter'
-import type { NbytesConvention } from '../rad/types'
-import type { ExportWorkerApi } from '../workers/protocol'
-import type { ExportJob, ExportPick } from '../workers/protocol'
-import type { IndexStore } from './indexStore'
-import type { OpenedFile } from '../workers/protocol'
+import '../../workers/comlinkErrors'
+import type { ExportFormat, ExportSummary } from '../../io/exportSelection'
+import type { SourceSpec } from '../../io/sourceSpec'
+import type { ChunkIndex } from '../../rad/chunkIndex'
+import type { ByteSink } from '../../rad/subsetWriter'
+import type { NbytesConvention } from '../../rad/types'
+import type { ExportWorkerApi } from '../../workers/protocol'
+import type { ExportJob, ExportPick } from '../../workers/protocol'
+import type { IndexStore } from '../open/indexStore'
+import type { OpenedFile } from '../../workers/protocol'
 import { WorkerRun } from './workerRun'
 import type { RunPhase, RunState } from './workerRun'
 
@@ -66,7 +66,7 @@ export function exportJobOf(
 }
 
 function createExportWorker(): Worker {
-  return new Worker(new URL('../workers/export.worker.ts', import.meta.url), { type: 'module', name: 'rad-export' })
+  return new Worker(new URL('../../workers/export.worker.ts', import.meta.url), { type: 'module', name: 'rad-export' })
 }
 
 export class ExportRun extends WorkerRun<ExportState, ExportSummary> {

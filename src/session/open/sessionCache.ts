@@ -4,12 +4,12 @@
  * format serves both. Where the bytes live is the page's business (src/ui/persist/persistStore.ts):
  * the session only calls an IndexCache.
  */
-import { encodeSidecar } from '../rad/sidecar/sidecar'
-import { statsToJson } from '../rad/stats/section'
-import type { KnownIndex, SidecarStatus } from '../rad/sidecar/sidecar'
+import { encodeSidecar } from '../../rad/sidecar/sidecar'
+import { statsToJson } from '../../rad/stats/section'
+import type { KnownIndex, SidecarStatus } from '../../rad/sidecar/sidecar'
 import type { IndexStore } from './indexStore'
-import type { OpenedFile, ScanSummary } from '../workers/protocol'
-import type { StatsReport } from '../workers/protocol'
+import type { OpenedFile, ScanSummary } from '../../workers/protocol'
+import type { StatsReport } from '../../workers/protocol'
 
 /** The page's store of indexes, keyed by fingerprintKey (implemented over IndexedDB by the UI). */
 export interface IndexCache {
@@ -19,7 +19,7 @@ export interface IndexCache {
 }
 
 /** The statistics section's codec lives with the format (src/rad/stats/section.ts); re-exported for the page. */
-export { statsFromJson, statsProblem, statsToJson } from '../rad/stats/section'
+export { statsFromJson, statsProblem, statsToJson } from '../../rad/stats/section'
 
 /** A status a sidecar can record: not a cancelled walk, not a file that could not be read. */
 function keptStatus(status: ScanSummary['status']): SidecarStatus | undefined {

@@ -3,13 +3,13 @@
  * (chunkSchedule.ts), each chunk of a known index is checked as it arrives (indexClaims.ts), and
  * a chunk whose decode worker died is asked of its replacement once.
  */
-import { isFileChange } from '../io/fileFingerprint'
-import { RadError } from '../rad/errors'
-import type { IndexStore } from './indexStore'
+import { isFileChange } from '../../io/fileFingerprint'
+import { RadError } from '../../rad/errors'
+import type { IndexStore } from '../open/indexStore'
 import type { ChunkCache } from './chunkCache'
 import { ChunkSchedule } from './chunkSchedule'
 import type { DecodePool } from './decodePool'
-import type { IndexClaims } from './indexClaims'
+import type { IndexClaims } from '../open/indexClaims'
 
 export interface ChunkLoaderParts {
   index: IndexStore

@@ -3,15 +3,15 @@
  * salvage plan assembles from slices of the open one (io/salvage.ts), given only once a decode
  * worker has confirmed that the file is still the one indexed.
  */
-import { isFileChange } from '../io/fileFingerprint'
-import { salvagedFile } from '../io/salvage'
-import { sourceName } from '../io/sourceSpec'
-import type { SourceSpec } from '../io/sourceSpec'
-import { RadError } from '../rad/errors'
-import type { OpenedFile } from '../workers/protocol'
-import type { DecodePool } from './decodePool'
-import { salvagedName } from './indexClaims'
-import type { SessionState } from './sessionStore'
+import { isFileChange } from '../../io/fileFingerprint'
+import { salvagedFile } from '../../io/salvage'
+import { sourceName } from '../../io/sourceSpec'
+import type { SourceSpec } from '../../io/sourceSpec'
+import { RadError } from '../../rad/errors'
+import type { OpenedFile } from '../../workers/protocol'
+import type { DecodePool } from '../rows/decodePool'
+import { salvagedName } from '../open/indexClaims'
+import type { SessionState } from '../sessionStore'
 
 export interface ValidPartOf {
   source: SourceSpec

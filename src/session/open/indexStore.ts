@@ -1,5 +1,5 @@
-import { chunkForRecord, lastAtMost } from '../rad/chunkIndex'
-import type { ChunkIndex } from '../rad/chunkIndex'
+import { chunkForRecord, lastAtMost } from '../../rad/chunkIndex'
+import type { ChunkIndex } from '../../rad/chunkIndex'
 
 /**
  * The chunk index on the main thread, kept as the exact-size slices the index

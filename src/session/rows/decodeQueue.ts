@@ -1,6 +1,6 @@
-import { chunkSpan } from '../rad/decode/chunk'
-import type { NbytesConvention } from '../rad/types'
-import type { ChunkRequest } from '../workers/protocol'
+import { chunkSpan } from '../../rad/decode/chunk'
+import type { NbytesConvention } from '../../rad/types'
+import type { ChunkRequest } from '../../workers/protocol'
 
 /** One read and one call for a run of small chunks, up to this many bytes… */
 export const BATCH_BYTES = 4 << 20

@@ -10,11 +10,11 @@
  * their owner (statsRows), so no pair is held twice (docs/adr/0009, "Seventh round").
  */
 import { transfer } from 'comlink'
-import { statsTransferables } from '../rad/stats'
-import type { NbytesConvention } from '../rad/types'
-import type { WorkerCall } from './decodePool'
-import { lanesOf, passBatches, runLanes } from './lanes'
-import type { ChunkRequest, SpillPlan, StatsBatchResult, StatsReport } from '../workers/protocol'
+import { statsTransferables } from '../../rad/stats'
+import type { NbytesConvention } from '../../rad/types'
+import type { WorkerCall } from '../rows/decodePool'
+import { lanesOf, passBatches, runLanes } from '../rows/lanes'
+import type { ChunkRequest, SpillPlan, StatsBatchResult, StatsReport } from '../../workers/protocol'
 
 /** Partial results this often: often enough to watch the knee form… */
 export const REPORT_EVERY_MS = 750

@@ -4,15 +4,15 @@
  * progress — put into the session's index, decode pool, chunk cache and store. Nothing arrives
  * once the session is disposed (`live`).
  */
-import type { ChunkIndex } from '../rad/chunkIndex'
-import { inferSemantics } from '../rad/prelude/semantics'
-import type { NbytesConvention } from '../rad/types'
+import type { ChunkIndex } from '../../rad/chunkIndex'
+import { inferSemantics } from '../../rad/prelude/semantics'
+import type { NbytesConvention } from '../../rad/types'
 import type { IndexStore } from './indexStore'
-import type { OpenedFile, ScanEvents } from '../workers/protocol'
-import type { ChunkCache } from './chunkCache'
-import type { DecodePool } from './decodePool'
+import type { OpenedFile, ScanEvents } from '../../workers/protocol'
+import type { ChunkCache } from '../rows/chunkCache'
+import type { DecodePool } from '../rows/decodePool'
 import type { FileIndexCache } from './fileIndexCache'
-import type { SessionStore } from './sessionStore'
+import type { SessionStore } from '../sessionStore'
 
 export interface ScanReceiver {
   store: SessionStore

@@ -1,12 +1,12 @@
 import { transfer, wrap } from 'comlink'
 import type { Remote } from 'comlink'
-import '../workers/comlinkErrors'
-import type { FileFingerprint } from '../io/fileFingerprint'
-import type { SourceSpec } from '../io/sourceSpec'
-import type { NbytesConvention, Prelude } from '../rad/types'
-import type { ChunkRequest, DecodedBatch, OpenedFile } from '../workers/protocol'
-import type { SnappyFrameTable } from '../io/snappySource'
-import type { DecodeWorkerApi } from '../workers/protocol'
+import '../../workers/comlinkErrors'
+import type { FileFingerprint } from '../../io/fileFingerprint'
+import type { SourceSpec } from '../../io/sourceSpec'
+import type { NbytesConvention, Prelude } from '../../rad/types'
+import type { ChunkRequest, DecodedBatch, OpenedFile } from '../../workers/protocol'
+import type { SnappyFrameTable } from '../../io/snappySource'
+import type { DecodeWorkerApi } from '../../workers/protocol'
 
 /** A timed call without an answer for this long means the worker is gone (a 4 MiB batch takes milliseconds). */
 const CALL_TIMEOUT_MS = 60_000

@@ -10,12 +10,12 @@
  * listed goes to `onBadChunk`, and without one the pass fails with that chunk's error.
  */
 import type { Remote } from 'comlink'
-import { chunkSpan } from '../rad/decode/chunk'
-import { RadError } from '../rad/errors'
-import type { NbytesConvention } from '../rad/types'
-import { BULK_BATCH_BYTES, BULK_DEPTH } from '../workers/protocol'
-import type { BadChunk, ChunkRequest, DecodeWorkerApi } from '../workers/protocol'
-import type { IndexStore } from './indexStore'
+import { chunkSpan } from '../../rad/decode/chunk'
+import { RadError } from '../../rad/errors'
+import type { NbytesConvention } from '../../rad/types'
+import { BULK_BATCH_BYTES, BULK_DEPTH } from '../../workers/protocol'
+import type { BadChunk, ChunkRequest, DecodeWorkerApi } from '../../workers/protocol'
+import type { IndexStore } from '../open/indexStore'
 import type { WorkerCall } from './decodePool'
 
 /** One call in flight at a time on one decode worker. */

@@ -4,19 +4,19 @@
  * answering with record numbers only; the answers are taken in file order, so the first MAX_KEPT_MATCHES matches are
  * kept exactly and the rest only counted. Listeners hear of every batch.
  */
-import { chunkSpan } from '../rad/decode/chunk'
-import { RadError } from '../rad/errors'
-import { identifyProducer } from '../rad/prelude/producer'
-import { barcodeOnly, compileFilter } from '../rad/filter/recordFilter'
-import type { CompiledFilter, RecordFilter } from '../rad/filter/recordFilter'
-import { inferSemantics } from '../rad/prelude/semantics'
-import type { NbytesConvention } from '../rad/types'
-import type { WorkerCall } from './decodePool'
-import { indexedChunks, lanesOf, passBatches, runLanes } from './lanes'
-import { Store } from './store'
-import type { FilterBatchResult, FilterJob } from '../workers/protocol'
-import type { IndexStore } from './indexStore'
-import type { ChunkRequest, OpenedFile } from '../workers/protocol'
+import { chunkSpan } from '../../rad/decode/chunk'
+import { RadError } from '../../rad/errors'
+import { identifyProducer } from '../../rad/prelude/producer'
+import { barcodeOnly, compileFilter } from '../../rad/filter/recordFilter'
+import type { CompiledFilter, RecordFilter } from '../../rad/filter/recordFilter'
+import { inferSemantics } from '../../rad/prelude/semantics'
+import type { NbytesConvention } from '../../rad/types'
+import type { WorkerCall } from '../rows/decodePool'
+import { indexedChunks, lanesOf, passBatches, runLanes } from '../rows/lanes'
+import { Store } from '../store'
+import type { FilterBatchResult, FilterJob } from '../../workers/protocol'
+import type { IndexStore } from '../open/indexStore'
+import type { ChunkRequest, OpenedFile } from '../../workers/protocol'
 
 /** Record numbers kept (README "Command line", filters; src/rad/filter/recordFilter.ts): 8 MB as Float64 at most; matches past it are counted, not kept. */
 export const MAX_KEPT_MATCHES = 1_000_000

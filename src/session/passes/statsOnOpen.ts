@@ -1,8 +1,8 @@
 /** What the statistics panel starts with once a file's index is in (docs/stats.md). */
-import type { SourceSpec } from '../io/sourceSpec'
-import type { IndexStore } from './indexStore'
-import type { IndexSource, ScanSummary, StatsReport } from '../workers/protocol'
-import { statsFromJson } from './sessionCache'
+import type { SourceSpec } from '../../io/sourceSpec'
+import type { IndexStore } from '../open/indexStore'
+import type { IndexSource, ScanSummary, StatsReport } from '../../workers/protocol'
+import { statsFromJson } from '../open/sessionCache'
 import type { StatsRun } from './statsRun'
 
 export interface StatsOnOpen {

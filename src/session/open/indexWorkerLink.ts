@@ -6,8 +6,8 @@
  */
 import { wrap } from 'comlink'
 import type { Remote } from 'comlink'
-import '../workers/comlinkErrors'
-import type { IndexApi } from '../workers/protocol'
+import '../../workers/comlinkErrors'
+import type { IndexApi } from '../../workers/protocol'
 
 /** The page pings the index worker this often while it scans… */
 const HEARTBEAT_MS = 1000
@@ -42,7 +42,7 @@ let spareIndexWorker: Worker | undefined
 const failedWorkers = new WeakSet<Worker>()
 
 function createIndexWorker(): Worker {
-  const worker = new Worker(new URL('../workers/index.worker.ts', import.meta.url), {
+  const worker = new Worker(new URL('../../workers/index.worker.ts', import.meta.url), {
     type: 'module',
     name: 'rad-index',
   })

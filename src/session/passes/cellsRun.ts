@@ -5,15 +5,15 @@
  * ADR 0013). One worker of its own, cancelled by terminating it (workerRun.ts).
  */
 import { proxy, wrap } from 'comlink'
-import '../workers/comlinkErrors'
-import type { SourceSpec } from '../io/sourceSpec'
-import type { CellsCut } from '../rad/cells'
-import type { NbytesConvention } from '../rad/types'
-import type { IndexStore } from './indexStore'
-import type { CellsJob, CellsReply, CellsWorkerApi, OpenedFile } from '../workers/protocol'
+import '../../workers/comlinkErrors'
+import type { SourceSpec } from '../../io/sourceSpec'
+import type { CellsCut } from '../../rad/cells'
+import type { NbytesConvention } from '../../rad/types'
+import type { IndexStore } from '../open/indexStore'
+import type { CellsJob, CellsReply, CellsWorkerApi, OpenedFile } from '../../workers/protocol'
 import { indexSnapshot } from './exportRun'
 import type { StatsRun } from './statsRun'
-import type { StatsJson } from '../rad/stats/statsTypes'
+import type { StatsJson } from '../../rad/stats/statsTypes'
 import { WorkerRun } from './workerRun'
 import type { RunState } from './workerRun'
 
@@ -24,7 +24,7 @@ export interface CellsState extends RunState {
 }
 
 function createCellsWorker(): Worker {
-  return new Worker(new URL('../workers/cells.worker.ts', import.meta.url), { type: 'module', name: 'rad-cells' })
+  return new Worker(new URL('../../workers/cells.worker.ts', import.meta.url), { type: 'module', name: 'rad-cells' })
 }
 
 export class CellsRun extends WorkerRun<CellsState, CellsReply> {

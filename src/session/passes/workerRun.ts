@@ -3,8 +3,8 @@
  * its state for the UI, the worker's crash turned into an error, and cancel by
  * terminating the worker, so nothing of the job keeps running (ADR 0006).
  */
-import { RadError } from '../rad/errors'
-import { Store } from './store'
+import { RadError } from '../../rad/errors'
+import { Store } from '../store'
 
 export type RunPhase = 'running' | 'done' | 'error' | 'cancelled'
 

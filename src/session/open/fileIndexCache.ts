@@ -3,9 +3,9 @@
  * of its middle and its modification time; every failure of the cache is ignored (the file is
  * scanned instead, or its index is simply not kept).
  */
-import type { SourceSpec } from '../io/sourceSpec'
+import type { SourceSpec } from '../../io/sourceSpec'
 import type { IndexStore } from './indexStore'
-import type { OpenedFile, ScanSummary, StatsReport } from '../workers/protocol'
+import type { OpenedFile, ScanSummary, StatsReport } from '../../workers/protocol'
 import { cacheEntry } from './sessionCache'
 import type { IndexCache } from './sessionCache'
 

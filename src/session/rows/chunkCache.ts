@@ -1,5 +1,5 @@
-import { RadError } from '../rad/errors'
-import type { ChunkColumns } from '../rad/types'
+import { RadError } from '../../rad/errors'
+import type { ChunkColumns } from '../../rad/types'
 
 /** The memory a decoded chunk keeps alive: whole buffers (often shared with its batch), plain values estimated. */
 function chunkHolds(cols: ChunkColumns): { buffers: Set<ArrayBufferLike>; plain: number } {

@@ -2,10 +2,10 @@
  * What the session checks of an index it did not build itself (a sidecar, the page's cache:
  * docs/sidecar.md), and the salvaged file's name.
  */
-import { RadError, fmtInt } from '../rad/errors'
-import type { ChunkColumns } from '../rad/types'
+import { RadError, fmtInt } from '../../rad/errors'
+import type { ChunkColumns } from '../../rad/types'
 import type { IndexStore } from './indexStore'
-import type { IndexSource, ScanSummary } from '../workers/protocol'
+import type { IndexSource, ScanSummary } from '../../workers/protocol'
 
 /** Failures that say nothing about the index: a cancel, a worker that died, a file that changed or cannot be read. */
 const NOT_THE_INDEX: ReadonlySet<string> = new Set(['CANCELLED', 'WORKER_FAILED', 'FILE_CHANGED', 'READ_FAILED'])

@@ -4,16 +4,16 @@
  * asked of the finished totals. RadSession starts it once the index is done.
  */
 import type { Remote } from 'comlink'
-import { RadError } from '../rad/errors'
-import type { BarcodeSet } from '../rad/stats'
-import type { DecodePool } from './decodePool'
-import type { DecodeWorkerApi } from '../workers/protocol'
-import type { IndexStore } from './indexStore'
-import { indexedChunks } from './lanes'
-import { Store } from './store'
+import { RadError } from '../../rad/errors'
+import type { BarcodeSet } from '../../rad/stats'
+import type { DecodePool } from '../rows/decodePool'
+import type { DecodeWorkerApi } from '../../workers/protocol'
+import type { IndexStore } from '../open/indexStore'
+import { indexedChunks } from '../rows/lanes'
+import { Store } from '../store'
 import { runStatsPass, startingProgress } from './statsPass'
 import type { StatsProgress } from './statsPass'
-import type { StatsCutoffs, StatsReport } from '../workers/protocol'
+import type { StatsCutoffs, StatsReport } from '../../workers/protocol'
 
 export type StatsPhase = 'idle' | 'running' | 'done' | 'error'
 

@@ -1,0 +1,161 @@
+/**
+ * The index side of an open file (docs/architecture.md §2): the index worker's walk, what its
+ * end starts (the statistics, statsOnOpen.ts), a known index that proves wrong, and what is kept
+ * in the page's cache (ADR 0007). The walk's events land through scanEvents.ts; this module holds
+ * the prelude they report (`opened`), which every pass then starts from.
+ */
+import { proxy } from 'comlink'
+import { isFileChange } from '../../io/fileFingerprint'
+import { isFetchFailure } from '../../io/httpSource'
+import type { SourceSpec } from '../../io/sourceSpec'
+import { RadError, fmtInt } from '../../rad/errors'
+import type { OpenedFile, ScanSummary, StatsReport } from '../../workers/protocol'
+import { cores } from '../defaultWorkers'
+import { startStatsOnOpen } from '../passes/statsOnOpen'
+import type { StatsRun } from '../passes/statsRun'
+import type { ChunkCache } from '../rows/chunkCache'
+import type { DecodePool } from '../rows/decodePool'
+import type { SessionStore } from '../sessionStore'
+import type { FileIndexCache } from './fileIndexCache'
+import type { IndexStore } from './indexStore'
+import { IndexWorkerLink, checkBeside } from './indexWorkerLink'
+import { scanEvents } from './scanEvents'
+
+export interface ScanOf {
+  id: number
+  source: SourceSpec
+  store: SessionStore
+  index: IndexStore
+  pool: DecodePool
+  cache: ChunkCache
+  stats: StatsRun
+  indexCache: FileIndexCache | undefined
+  /** The user asked for a scan: nothing is read from the cache or a sidecar. */
+  fresh: boolean
+  live: () => boolean
+  /** The file changed on disk (docs/integrity.md): the session switches its view to that state. */
+  onFileChanged: (e: RadError) => void
+  /** Open the file again, scanning it; `because` says why when a known index proved wrong. */
+  onRescan: ((because: string | undefined) => void) | undefined
+  createIndexWorker: (() => Worker) | undefined
+}
+
+export class FileScan {
+  /** The prelude and container, once the worker has read them. */
+  opened: OpenedFile | undefined
+  private readonly worker: IndexWorkerLink
+  private readonly of: ScanOf
+
+  constructor(of: ScanOf, sidecar: Blob | undefined) {
+    this.of = of
+    of.stats.subscribe(() => {
+      const view = of.stats.getState()
+      if (view.phase === 'done' && !view.restored) this.keepInCache(view.report)
+    })
+    this.worker = new IndexWorkerLink((why) => {
+      this.failed(why)
+    }, of.createIndexWorker)
+    this.start(sidecar)
+  }
+
+  get running(): boolean {
+    return this.worker.running
+  }
+
+  /** The user is scrolling: the walk pauses for a moment (IndexWorkerLink.hold). */
+  hold(): void {
+    this.worker.hold(this.of.id)
+  }
+
+  /** Stops indexing; every chunk found so far stays browsable. */
+  cancel(): void {
+    if (this.worker.running) void this.worker.api.cancel(this.of.id)
+  }
+
+  terminate(): void {
+    this.worker.terminate()
+  }
+
+  /** Opens the file again and scans it: a known index's verdict is only what was recorded. */
+  checkRecords(): void {
+    this.of.onRescan?.(undefined)
+  }
+
+  /** The sidecar or cached index disagrees with the file: forget it (a cached one for good) and scan again, saying why. */
+  dropKnownIndex(why: string): void {
+    if (!this.of.live()) return
+    const { indexSource } = this.of.store.current
+    const key = this.opened?.cacheKey
+    if (indexSource === 'cache' && key !== undefined) this.of.indexCache?.drop(key)
+    const what = indexSource === 'cache' ? 'The cached index' : 'The sidecar index'
+    this.of.onRescan?.(`${what} does not match the file (${why}), so it was dropped and the file was scanned instead.`)
+  }
+
+  private start(sidecar: Blob | undefined): void {
+    const { of } = this
+    const onOpened = (opened: OpenedFile): void => {
+      this.opened = opened
+    }
+    const events = scanEvents({ ...of, onOpened })
+    const useCache = of.indexCache !== undefined && !sidecar
+    const given = of.fresh ? { fresh: true } : sidecar ? { sidecar } : {}
+    // A URL's statistics are counted during the walk: one download, not two (docs/stats.md, "One read for a URL").
+    const countStats = of.source.kind === 'url'
+    const options = { checkBeside: checkBeside(cores()), useCache, countStats, ...given }
+    this.worker.api.scan(of.source, of.id, proxy(events), options).then(
+      (summary) => {
+        this.finish(summary.error ? RadError.fromData(summary.error) : undefined, summary)
+      },
+      (e: unknown) => {
+        this.finish(e instanceof Error ? e : new Error(String(e)))
+      },
+    )
+  }
+
+  /** The index worker died: report it; everything indexed so far stays browsable. */
+  private failed(why: string): void {
+    if (!this.of.live() || !this.worker.running) return
+    const { count } = this.of.index
+    const where = count > 0 ? ` after indexing ${fmtInt(count)} chunks` : ''
+    const what = `the index worker stopped (${why})${where}; the rest of the file was not read or checked`
+    this.finish(new RadError('WORKER_FAILED', what, undefined))
+    this.of.store.notice(`The index worker stopped (${why}); a new one was started.`)
+  }
+
+  private finish(error: Error | undefined, summary?: ScanSummary): void {
+    const { of } = this
+    if (!of.live() || !this.worker.running) return
+    this.worker.retire()
+    of.store.update({
+      phase: error ? 'error' : 'done',
+      finishedAt: performance.now(),
+      error,
+      summary,
+      cancelled: summary?.cancelled ?? false,
+      chunks: of.index.count,
+      records: of.index.records,
+    })
+    if (error instanceof RadError && isFileChange(error)) of.onFileChanged(error)
+    // A URL whose server failed mid-scan: the statistics would read it again; Retry opens it anew.
+    else if (of.index.count > 0 && !summary?.cancelled && !isFetchFailure(error)) this.startStats(summary)
+  }
+
+  /** The statistics once the index is in (statsOnOpen.ts): kept ones at once, else the pass. */
+  private startStats(summary: ScanSummary | undefined): void {
+    const { source, stats, index, store } = this.of
+    const keep = (report: StatsReport | undefined): void => {
+      this.keepInCache(report)
+    }
+    startStatsOnOpen({ source, stats, index, summary, indexSource: store.current.indexSource, keep })
+  }
+
+  /** Keeps this file's index (with its statistics, once done) in the page's cache (ADR 0007, fileIndexCache.ts). */
+  private keepInCache(stats: StatsReport | undefined): void {
+    const { opened, of } = this
+    const { summary, changed, indexSource } = of.store.current
+    if (!opened || !summary || changed || !of.live() || indexSource === 'sidecar') return
+    // A cached index without statistics gets them once the pass is done; one with them is kept as it is.
+    if (indexSource === 'cache' && stats === undefined) return
+    of.indexCache?.keep(opened, of.index, summary, stats)
+  }
+}
