@@ -1,11 +1,13 @@
 /**
- * The main thread's handle on one open file (docs/architecture.md §2), and the one
- * module the UI imports from workers/. It never reads the file's bytes: it
- * hands the File to an index worker (prelude + chunk walk, indexWorker.ts) and
- * to a pool of decode workers, and keeps the streamed index, a cache of
- * decoded chunks and the page's state (sessionStore.ts). dispose() terminates
- * every worker, which is the only guarantee that nothing from a replaced file
- * keeps running.
+ * The main thread's handle on one open file (docs/architecture.md §2): RadSession, which the UI
+ * reaches through session/index.ts. It never reads the file's bytes: it hands the File or URL to
+ * an index worker (open/fileScan.ts: the chunk walk, or a sidecar or cached index) and to a pool
+ * of decode workers (rows/decodePool.ts), and keeps the streamed index (open/indexStore.ts), a
+ * cache of decoded chunks (rows/chunkCache.ts) and the page's state (sessionStore.ts). The
+ * whole-file passes start from it: the statistics (`stats`, passes/statsRun.ts) and the filter,
+ * export, cells and valid-part passes (`passes`, passes/filePasses.ts). dispose() terminates its
+ * workers (an export's belongs to the ExportRun its caller holds), which is the only guarantee
+ * that nothing from a replaced file keeps running.
  */
 import '../workers/comlinkErrors'
 import { fileChanged, isFileChange } from '../io/fileFingerprint'

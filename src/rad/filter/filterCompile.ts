@@ -221,7 +221,7 @@ export function compileFilter(filter: RecordFilter, prelude: Prelude, sem: Seman
   }
 }
 
-/** True when the filter asks for a barcode and nothing else (the collated fast path, chunkBarcodeFilter). */
+/** True when the filter asks for a barcode and nothing else: the collated fast path (filterBatch.ts answers a chunk from its first record). */
 export function barcodeOnly(f: CompiledFilter): boolean {
   return (
     f.barcode !== undefined &&

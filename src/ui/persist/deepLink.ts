@@ -4,7 +4,7 @@
  * Pure functions, unit-tested (test/ui/deepLink.test.ts); useDeepLink.ts reads and writes the hash.
  */
 export interface LinkState {
-  /** The local file's fingerprint key (fingerprintKey.ts): a link is for this file only. */
+  /** The local file's fingerprint key (`fingerprintKey`, rad/sidecar/sidecar.ts): a link is for this file only. */
   fp?: string
   /** The record at the cursor (0-based, as the table shows it). */
   record?: number
@@ -12,9 +12,9 @@ export interface LinkState {
   chunk?: number
   /** The expanded record. */
   open?: number
-  /** The open panel ('help', …): the page decides which names it knows. */
+  /** The open panel (useLinkedPanel; 'help' today): the page decides which names it knows. */
   panel?: string
-  /** The record filter, kept verbatim: the search branch reads and writes it. */
+  /** The record filter, kept verbatim: useLinkedFilter.ts writes it when a filter runs and restores it (filterDraft.ts's text). */
   filter?: string
 }
 
@@ -79,7 +79,7 @@ export function sameLink(a: LinkState, b: LinkState): boolean {
   return formatLink(a) === formatLink(b)
 }
 
-/** What a link asks of the file once it is open: a record to show (from `record`, else `chunk`), and one to expand. */
+/** True when a link asks for a place in the file once it is open: a record to show (`record`, else `chunk`) or one to expand (`open`). */
 export function hasPosition(state: LinkState): boolean {
   return state.record !== undefined || state.chunk !== undefined || state.open !== undefined
 }

@@ -1,8 +1,9 @@
 /**
  * Which row of the record table is which. A browser cannot scroll an element
  * taller than ~33.5 M px (TanStack Virtual #616), so the table shows a window
- * of at most WINDOW_RECORDS records that moves over the file; expanded
- * records add one row per alignment below them.
+ * of at most WINDOW_RECORDS records that moves over the file; an expanded
+ * record adds rows below it: one per read tag a narrow table has no column
+ * for, then one per alignment (rowsBelow, subRow).
  *
  * Why 100,000 rows (2.8 M px) and not the ~1 M the ceiling would allow:
  * TanStack Virtual rebuilds its per-row offsets (an O(rows) loop) whenever the
@@ -11,7 +12,7 @@
  * ~100 ms main-thread task; 100 k rows keeps it near 15 ms, and only until
  * the window is full. The window slides when the view nears either end. The
  * table's own scrollbar would stand for the window only, so a file with more
- * records than a window gets a file scrollbar instead (FileScrollbar.tsx,
+ * records than a window gets a file scrollbar instead (useFileScrollbar.ts,
  * `scrollScale` below).
  */
 export const ROW_HEIGHT = 28
@@ -63,7 +64,7 @@ export type TableItem =
 export interface TableLayout {
   windowStart: number
   windowLength: number
-  /** Rows: records of the window plus the alignment rows of expanded ones. */
+  /** Rows: records of the window plus the rows below expanded ones (tag and alignment rows). */
   count: number
   /** Whether `record` is one of the window's records. */
   holds(record: number): boolean
