@@ -1,6 +1,6 @@
 /**
- * `rad stats` beside bustools on the same records (bench/results.md, docs/adr/0009 "Fourth
- * round"): the 200 MiB 10x-shaped RAD file (tenx.ts) and its BUS twin (bus.ts), timed in turn in
+ * `rad stats` beside bustools on the same records (bench/results.md; ADR 0009's fourth round
+ * there): the 200 MiB 10x-shaped RAD file (tenx.ts) and its BUS twin (bus.ts), timed in turn in
  * one run — `bustools sort -t 2` then `bustools inspect` (Debian's bustools), against `rad stats
  * --json` (the CLI bundle, bin/rad.mjs: worker threads on both cores), and `rad stats` on the
  * collated twin. The figures bustools inspect prints are compared with rad's (within 0.5 %).

@@ -1,7 +1,8 @@
 /**
- * Native floors of the two speed targets still open (docs/adr/0009 and 0010,
- * "Native floor"): what C at -O3 needs on this machine for the same work, so
- * the browser's figures can be read against what the hardware allows.
+ * Native floors of the two speed targets still open (bench/results.md, ADR 0009's
+ * third round; docs/adr/0010, "Native floor"): what C at -O3 needs on this machine
+ * for the same work, so the browser's figures can be read against what the
+ * hardware allows.
  *
  *   npx tsx bench/nativeFloor.ts
  *
@@ -12,7 +13,7 @@
  *   salmon-1g.rad, repeated 9 times (the pair table then samples 1/8, as
  *   the page's does on salmon-1g.rad);
  * - exact statistics at the scale of a real run: bench/native/tenxFloor.c
- *   on tenx-1024m.rad (docs/adr/0009, ninth round).
+ *   on tenx-1024m.rad (bench/results.md, ADR 0009's ninth round).
  *
  * Needs gcc and libzstd.so.1 (Debian: gcc, libzstd1; no headers) and the
  * inputs `npm run bench` (and `npx tsx bench/tenx.ts`) write to bench/data;

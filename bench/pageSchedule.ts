@@ -1,9 +1,9 @@
 /**
- * The page's statistics schedule in Node (docs/adr/0009, fourth round): `workers` accumulators
- * take 32 MiB batches of a file in turn, as the decode workers do; every `drainEvery` batches the
- * others' states are drained and merged one at a time into worker 0's, which then reports
- * (exportState + statsJson), as statsPass.ts does. Prints CPU and wall seconds, the peak RSS above
- * the start, and the exact figures, to compare with `rad stats`.
+ * The page's statistics schedule in Node (bench/results.md, ADR 0009's fourth round): `workers`
+ * accumulators take 32 MiB batches of a file in turn, as the decode workers do; every `drainEvery`
+ * batches the others' states are drained and merged one at a time into worker 0's, which then
+ * reports (exportState + statsJson), as statsPass.ts does. Prints CPU and wall seconds, the peak
+ * RSS above the start, and the exact figures, to compare with `rad stats`.
  *
  * With `own`, each accumulator owns a range of the exact pairs' buckets (StatsOptions.bucketOwners)
  * and hands the rows of the others over after each batch, as the CLI's threads do; a drain is then

@@ -1,6 +1,7 @@
 /**
- * The statistics pass against the bulk decode, in Node, one core (docs/stats.md, ADR 0009:
- * "the pass runs at ≥ 0.8 × the bulk decode speed"; docs/adr/0009). Both loops
+ * The statistics pass against the bulk decode, in Node, one core (docs/stats.md;
+ * issue 12's target, ≥ 0.8× the bulk decode speed: docs/adr/0009; measured with
+ * this bench in bench/results.md, ADR 0009's first to third rounds). Both loops
  * walk the same file held in memory, decode every chunk in place as the decode
  * workers do (decodeChunkInPlace), and one of them also adds each chunk to a
  * StatsAccumulator. Ratio = pass MB/s / decode MB/s.

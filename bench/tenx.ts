@@ -1,5 +1,5 @@
 /**
- * 10x-shaped benchmark inputs (bench/results.md, docs/adr/0009 "Fourth round"): the shape of a
+ * 10x-shaped benchmark inputs (bench/results.md, ADR 0009's fourth round): the shape of a
  * real droplet run, which salmon-1g.rad (15k barcodes) is not.
  * - K cells (default 10,000) with log-normal read counts take 80 % of the reads; each cell draws
  *   its UMIs from a pool of 1.2× its expected reads (PCR duplicates), so some pairs repeat;

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Compiles the exact pairs' counting core (src/rad/stats/assembly/pairCounting.ts, AssemblyScript)
 // to WebAssembly and writes it, in hex, into src/rad/stats/pairCountingWasm.ts: one module that
-// Node, the workers and the tests import alike (docs/adr/0009, tenth round). `--check` writes
-// nothing and fails when the committed module is not what the source compiles to.
+// Node, the workers and the tests import alike (bench/results.md, ADR 0009's tenth round).
+// `--check` writes nothing and fails when the committed module is not what the source compiles to.
 import asc from 'assemblyscript/asc'
 import { readFileSync, writeFileSync } from 'node:fs'
 

@@ -1,13 +1,13 @@
 /*
- * Native floor of the exact statistics on a 10x-shaped file (docs/adr/0009, ninth round): in C at
- * -O3, the figures `rad stats` counts exactly on that shape (distinct barcodes and their reads,
- * distinct (barcode, UMI) pairs and the UMIs of each barcode, the pairs with an odd number of
- * reads for Good–Toulmin) and the alignment counts (strand, references of unique and multi-mapping
- * records), with the least work known for them: every record's key scattered to one of 256
- * buckets by the barcode's spread top bits (as pairPartitions.ts spreads it), then each bucket
- * sorted by LSD radix (12-bit digits, a digit every key shares skipped) and counted in one scan.
- * It holds 8 bytes a record, all at once (the page's core holds ~4 a distinct pair and merges as it
- * goes, for memory): a floor for any design, not a design for the page.
+ * Native floor of the exact statistics on a 10x-shaped file (bench/results.md, ADR 0009's ninth
+ * round): in C at -O3, the figures `rad stats` counts exactly on that shape (distinct barcodes and
+ * their reads, distinct (barcode, UMI) pairs and the UMIs of each barcode, the pairs with an odd
+ * number of reads for Good–Toulmin) and the alignment counts (strand, references of unique and
+ * multi-mapping records), with the least work known for them: every record's key scattered to one
+ * of 256 buckets by the barcode's spread top bits (as pairPartitions.ts spreads it), then each
+ * bucket sorted by LSD radix (12-bit digits, a digit every key shares skipped) and counted in one
+ * scan. It holds 8 bytes a record, all at once (the page's core holds ~4 a distinct pair and merges
+ * as it goes, for memory): a floor for any design, not a design for the page.
  *
  * Record shape (docs/format.md §7.8; bench/tenx.ts): num_aln u32, b u32, u u32, then num_aln
  * compressed_ori_refid u32. Chunks: nbytes u32 (header included), nrec u32.

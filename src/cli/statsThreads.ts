@@ -1,8 +1,18 @@
 /**
- * `rad stats` on every core (docs/adr/0009, "Fourth round"): the main thread reads and checks the
- * chunks (scanChunks) and copies them into ~4 MiB batches; worker threads decode and count them,
- * each into its own accumulator, and send their states back to be merged. At most IN_FLIGHT
- * batches wait per worker, so a fast disk does not queue the file in memory.
+ * `rad stats` on every core (docs/adr/0009, "Counters own bucket ranges"; bench/results.md,
+ * ADR 0009's fourth round): the main thread reads and checks the chunks (scanChunks) and copies
+ * them into ~4 MiB batches, each posted to the next worker thread with room. At most IN_FLIGHT
+ * batches wait per worker, so a fast disk does not queue the file in memory; an answered batch's
+ * buffer comes back to be filled again.
+ *
+ * Each thread decodes its batches into its own accumulator, which owns a contiguous range of the
+ * exact pairs' buckets (StatsOptions.bucketOwners) and spills its lists to a file of its own past
+ * its share of the budget (spillFile.ts, PassMemory). A batch's answer carries the rows (barcode,
+ * UMI) of the other threads' buckets, which the main thread posts on to their owner, so no pair
+ * is held twice. Once every batch is answered (every row relayed), each thread ends with its
+ * state: `figures`, or `digest` where no row per barcode is needed (ADR 0016), or `whole` where it
+ * left the exact pairs. The buckets being disjoint, figures and digests merge without the pairs'
+ * UMIs (the caller merges the states: stats.ts).
  *
  * The worker runs this same module (the CLI bundle, or this file through tsx): it starts when
  * loaded in a worker thread whose workerData says so.

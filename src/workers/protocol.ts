@@ -72,8 +72,8 @@ export interface ScanEvents {
 
 /**
  * "Save the valid part" (docs/integrity.md), planned by the index worker (io/salvage.ts):
- * the page writes `head` followed by `file.slice(start, end)` for each range,
- * so it builds the download without reading a byte of the file.
+ * the download is `head` followed by `file.slice(start, end)` for each range, put
+ * together by salvagedFile (io/salvage.ts) without reading a byte of the file.
  */
 export type SalvageOffer = SalvagePlan
 

@@ -1,8 +1,8 @@
 /**
- * The rows a statistics worker hands to the owners of other buckets (docs/adr/0009, seventh
- * round), sent over a MessageChannel between the two workers instead of through the page's
- * thread, which then only counts progress (issue 35; ADR 0015). Messages on a port arrive in
- * order, so once a peer's `end` arrives every row it sent before was counted.
+ * The rows a statistics worker hands to the owners of other buckets (bench/results.md, ADR 0009's
+ * seventh round), sent over a MessageChannel between the two workers instead of through the page's
+ * thread, which then only counts progress (issue 35; ADR 0015). Messages on a port arrive in order,
+ * so once a peer's `end` arrives every row it sent before was counted.
  */
 type PeerMessage = Uint32Array | 'end'
 

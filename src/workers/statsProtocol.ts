@@ -17,7 +17,8 @@ export interface StatsBatchResult {
   bad: BadChunk[]
   /**
    * Pairs (barcode, UMI) of the batch whose buckets another worker owns, by owner (statsBegin's
-   * `owners`; docs/adr/0009, seventh and eighth rounds): the pass hands them to it (statsRows).
+   * `owners`; bench/results.md, ADR 0009's seventh and eighth rounds): the pass hands them to it
+   * (statsRows). Empty where the workers have channels to each other (statsPeers.ts).
    */
   foreign: (Uint32Array | undefined)[]
 }
@@ -82,7 +83,7 @@ export interface StatsWorkerApi {
   statsExactPairs(pass: number): boolean
   /**
    * A copy of this worker's state for a partial report, without the exact pairs' UMIs
-   * (reportState): the accumulator goes on counting (docs/adr/0009, eighth round).
+   * (reportState): the accumulator goes on counting (bench/results.md, ADR 0009's eighth round).
    */
   statsSnapshot(pass: number): StatsState
   /** Adds other workers' drained states to this worker's accumulator (the pass's total). */

@@ -1,9 +1,9 @@
 /**
  * The whole-file statistics counted during the index walk (docs/stats.md, "One read for a URL";
- * ADR 0009, sixth round): the record checker (recordChecks.ts) hands every chunk it checks to a
- * WalkCounter, which decodes it and adds it to one accumulator, so a file opened by URL without a
- * sidecar is read once for its index, its checks and its statistics. The figures are those of
- * the page's pass (statsWorker.ts): the same decode, the same accumulator, the same report
+ * bench/results.md, ADR 0009's sixth round): the record checker (recordChecks.ts) hands every chunk
+ * it checks to a WalkCounter, which decodes it and adds it to one accumulator, so a file opened by
+ * URL without a sidecar is read once for its index, its checks and its statistics. The figures are
+ * those of the page's pass (statsWorker.ts): the same decode, the same accumulator, the same report
  * (statsReportOf, as `rad index` stores it), and the same rule for a chunk that does not decode
  * (walkBatch.ts: left out, the walk goes on).
  */

@@ -1,11 +1,10 @@
 /**
- * Record filters (README "Command line", filters; src/rad/filter/recordFilter.ts): what a user asks for (RecordFilter, plain text
- * and numbers), compiled once per file against its prelude and semantics
- * (CompiledFilter, plain data that crosses a worker boundary), then matched
- * over a decoded chunk's columns without building strings: barcodes and UMIs
- * are compared as 2-bit packed words (docs/format.md §7.8), references as a
- * bitset of reference ids (§5.3, §7.4, §7.5). Every criterion given must hold
- * (AND).
+ * Record filters (README "Command line", filters): what a user asks for (RecordFilter, plain
+ * text and numbers), compiled once per file against its prelude and semantics by filterCompile.ts
+ * (CompiledFilter, plain data that crosses a worker boundary), then matched here over a decoded
+ * chunk's columns without building strings: barcodes and UMIs are compared as 2-bit packed words
+ * (docs/format.md §7.8), references as a bitset of reference ids (§5.3, §7.4, §7.5). Every
+ * criterion given must hold (AND).
  */
 import { columnNumber } from '../decode/columns'
 import { packedWords } from '../decode/packedWords'

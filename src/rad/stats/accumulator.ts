@@ -27,7 +27,7 @@ export const DEFAULT_MAX_PAIRS = 1 << 20
 /**
  * Distinct pairs counted exactly by partitions (4 bytes each and an eighth of room,
  * partitionLists.ts): 40M pairs, ~180 MB, keep a 1 GiB 10x run (~36M pairs) exact under 512 MB
- * (docs/adr/0009 fourth and eighth rounds, 0013).
+ * (bench/results.md, ADR 0009's fourth and eighth rounds; ADR 0013).
  */
 export const DEFAULT_MAX_EXACT_PAIRS = 40_000_000
 export { DEFAULT_TOP } from './figures'

@@ -82,7 +82,8 @@ export class AlignmentCounts {
   /**
    * countRecord for every record of a chunk in one loop, for the shape of scRNA files (one u32
    * word per alignment packing orientation and reference, §5.3; nothing else counted per
-   * alignment); false for other shapes. The same counts, without a call per record (docs/adr/0009).
+   * alignment); false for other shapes. The same counts, without a call per record
+   * (bench/results.md, ADR 0009's second round).
    */
   private countPacked(v: AlignmentViews, alnStart: Uint32Array, n: number): boolean {
     const data = v.ori?.data

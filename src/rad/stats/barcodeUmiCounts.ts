@@ -148,7 +148,10 @@ export class BarcodeUmiCounts {
     }
   }
 
-  /** Hashes first, then probes: consecutive probes do not wait on each other (docs/adr/0009). */
+  /**
+   * Hashes first, then probes: consecutive probes do not wait on each other (bench/results.md,
+   * ADR 0009's first round).
+   */
   private countPairs(from: number, n: number): void {
     const rows = this.rows
     const stride = this.rowWords

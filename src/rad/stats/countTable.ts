@@ -23,7 +23,7 @@ export function mix32(h: number): number {
 /**
  * Odd multipliers, one per key word (golden-ratio and murmur/xxhash primes):
  * a key hashes as the sum of its words times these, then mix32. Cheaper than
- * murmur3's per-word rounds (4× measured, docs/adr/0009-statistics-pass-speed.md);
+ * murmur3's per-word rounds (4× measured: bench/results.md, ADR 0009's first round);
  * mix32 spreads every bit to both ends (slots use the low bits, sampling and
  * the HyperLogLog the high ones).
  */
@@ -255,7 +255,7 @@ export class CountTable {
 /**
  * The power of two ≥ 4/3·entries: load ≤ 3/4 (½ before: the barcode table at
  * its cap took 4M slots, 33 MB, now 2M; probes stay within a cache line or
- * two; docs/adr/0009-statistics-pass-speed.md).
+ * two; bench/results.md, ADR 0009's first round).
  */
 function slotCountFor(entries: number): number {
   let n = 16

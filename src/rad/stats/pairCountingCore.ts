@@ -1,7 +1,7 @@
 /**
- * The WebAssembly counting core of the exact pairs (assembly/pairCounting.ts; docs/adr/0009,
- * tenth round), one instance a counter: its memory holds the keys waiting and the merged lists,
- * and is freed with the counter. Lists leave it only as copies (bucketLists).
+ * The WebAssembly counting core of the exact pairs (assembly/pairCounting.ts; bench/results.md,
+ * ADR 0009's tenth round), one instance a counter: its memory holds the keys waiting and the
+ * merged lists, and is freed with the counter. Lists leave it only as copies (bucketLists).
  */
 import type { BucketLists } from './partitionLists'
 import { PAIR_COUNTING_WASM } from './pairCountingWasm'

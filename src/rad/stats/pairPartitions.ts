@@ -1,8 +1,8 @@
 /**
- * Exact (barcode, UMI) pairs and reads per barcode by radix partitioning (docs/adr/0009, fourth,
- * eighth and tenth rounds). A probe per record into a table of millions of pairs misses the caches
- * (~100 ns); appending each record's key to one of 256 buckets is a streaming write, and each
- * bucket is then sorted and merged alone.
+ * Exact (barcode, UMI) pairs and reads per barcode by radix partitioning (bench/results.md,
+ * ADR 0009's fourth, eighth and tenth rounds). A probe per record into a table of millions of
+ * pairs misses the caches (~100 ns); appending each record's key to one of 256 buckets is a
+ * streaming write, and each bucket is then sorted and merged alone.
  *
  * Keys: a one-level barcode that fits 32 bits and a UMI below 2^31 (16 nt and 12 nt in 10x runs,
  * docs/format.md §7.8). The barcode is spread by a multiplication by an odd constant (a bijection
@@ -52,8 +52,8 @@ export class PairPartitions {
   private readonly spill: { runs: SpilledRuns; budget: number } | undefined
 
   /**
-   * `owners` counters share the buckets, each a contiguous range (docs/adr/0009, fourth round:
-   * worker threads that each own a range exchange rows, so no pair is held twice).
+   * `owners` counters share the buckets, each a contiguous range (bench/results.md, ADR 0009's
+   * fourth round: worker threads that each own a range exchange rows, so no pair is held twice).
    */
   constructor(owners = 1, self = 0, pendingKeys = PENDING_CAP, spill?: SpillOptions) {
     this.owners = owners

@@ -1,7 +1,7 @@
 /**
  * What a state of the exact pairs' lists (partitionLists.ts) holds in all: its counts, figures,
- * pairs and buffers, and its copy without the pairs for a partial report (docs/adr/0009, fourth
- * and eighth rounds). Barcodes come in bucket order, then each bucket's order.
+ * pairs and buffers, and its copy without the pairs for a partial report (bench/results.md,
+ * ADR 0009's fourth and eighth rounds). Barcodes come in bucket order, then each bucket's order.
  */
 import { digestBuffers, mergeDigests } from './barcodeDigest'
 import { BUCKETS, barcodeOf, bucketOf } from './partitionLists'
@@ -114,8 +114,9 @@ export function anyPairsLeftOut(s: PartitionState): boolean {
 }
 
 /**
- * A copy of a state for a partial report (docs/adr/0009, eighth round): every figure, but not
- * the pairs' UMIs, which only a merge of the same buckets needs; ~16 bytes a barcode.
+ * A copy of a state for a partial report (bench/results.md, ADR 0009's eighth round): every
+ * figure, but not the pairs' UMIs, which only a merge of the same buckets needs; ~16 bytes a
+ * barcode.
  */
 export function withoutPairs(s: PartitionState): PartitionState {
   const none = new Uint32Array(0)

@@ -1,7 +1,7 @@
 /**
- * The lists of pairPartitions.ts as exported states hold them, per bucket (docs/adr/0009,
- * fourth, eighth and tenth rounds; ADR 0013; the counting core keeps the same lists in
- * WebAssembly memory, assembly/bucketLists.ts): the bucket's barcodes (their low bits, sorted)
+ * The lists of pairPartitions.ts as exported states hold them, per bucket (bench/results.md,
+ * ADR 0009's fourth, eighth and tenth rounds; ADR 0013; the counting core keeps the same lists
+ * in WebAssembly memory, assembly/bucketLists.ts): the bucket's barcodes (their low bits, sorted)
  * with their reads and their number of distinct UMIs, and the pairs, one run a barcode in the
  * barcodes' order, each run sorted: a pair is one word, UMI · 2 + the parity of its reads (all
  * Good–Toulmin at t = 1 needs), so a UMI is below 2^31 (≤ 15 nt). 4 bytes a distinct pair, 16 a

@@ -1,13 +1,18 @@
 /**
- * The whole-file statistics pass (docs/stats.md, ADR 0004), run from the page thread but
+ * The whole-file statistics pass (docs/stats.md, ADR 0004 and 0009), run from the page thread but
  * computed in the decode workers: a consumer of the one pass runner (lanes.ts), each worker
- * walking ~16 MiB batches into its own accumulator (statsWorker.ts). Every
- * REPORT_EVERY_MS, worker 0 reports its figures with copies of the others'
- * (statsSnapshot); at the end the other workers' states are drained into
- * worker 0's, which answers with the JSON and the thinned rank curve: the
- * page never sees a record. Each worker owns a range of the exact pairs'
- * buckets and appends only their pairs; the rows of the others' buckets go to
- * their owner (statsRows), so no pair is held twice (docs/adr/0009, "Seventh round").
+ * walking ~16 MiB batches into its own accumulator (statsWorker.ts). Each worker owns a range of
+ * the exact pairs' buckets and appends only their pairs; the rows of the others' buckets go to
+ * their owner over a MessageChannel between each pair of workers (connectPeers, statsPeers.ts),
+ * or through this thread (statsRows) where there are no channels, so no pair is held twice
+ * (bench/results.md, ADR 0009's seventh round). Every REPORT_EVERY_MS (or REPORT_COST_RATIO × the
+ * last report's time), worker 0 reports its figures with copies of the others' without their
+ * pairs (statsSnapshot). At the end, once every row is counted (statsPeersDone), all the workers
+ * settle at once (statsSettle): each with a spill file merges, bucket by bucket, what it wrote
+ * with what it holds (ADR 0015), folding its barcodes into a digest past its share of
+ * PAGE_ROW_BARCODES (ADR 0016). Then the others drain one at a time into worker 0: their figures
+ * only, without the pairs' UMIs, or whole states where any worker left the exact pairs. Worker 0
+ * answers with the JSON and the thinned rank curve: the page never sees a record.
  */
 import { transfer } from 'comlink'
 import { statsTransferables } from '../../rad/stats'
@@ -27,7 +32,7 @@ export const REPORT_COST_RATIO = 8
 /**
  * Bytes a statistics batch reads, half the bulk passes' (BULK_BATCH_BYTES): each worker holds
  * BULK_DEPTH read buffers beside its counts, and on a 1 GiB 10x run the counts need the room
- * (docs/adr/0009, "Seventh round").
+ * (bench/results.md, ADR 0009's seventh round).
  */
 export const STATS_BATCH_BYTES = 16 << 20
 

@@ -1,6 +1,6 @@
 /**
- * Each bucket's lists, and the merge of its sorted keys into them (pairCounting.ts; docs/adr/0009,
- * tenth round). Two blocks a bucket:
+ * Each bucket's lists, and the merge of its sorted keys into them (pairCounting.ts;
+ * bench/results.md, ADR 0009's tenth round). Two blocks a bucket:
  * - barcodes: reads (f64 × cap), low bits (u32 × cap), distinct UMIs (u32 × cap), sorted by low bits;
  * - pairs: one u32 a distinct pair, UMI · 2 + the parity of its reads, one run a barcode in the
  *   barcodes' order, each run sorted.

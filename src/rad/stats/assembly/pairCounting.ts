@@ -1,7 +1,7 @@
 /**
- * The exact pairs' counting core in WebAssembly (AssemblyScript; docs/adr/0009, tenth round):
- * what pairPartitions.ts did in JavaScript at ~130 ns a record runs here at ~45. Built by
- * `npm run build:wasm` into ../pairCountingWasm.ts; pairCountingCore.ts drives it.
+ * The exact pairs' counting core in WebAssembly (AssemblyScript; bench/results.md, ADR 0009's
+ * tenth round): what pairPartitions.ts did in JavaScript at ~130 ns a record runs here at ~45.
+ * Built by `npm run build:wasm` into ../pairCountingWasm.ts; pairCountingCore.ts drives it.
  *
  * Keys (as pairPartitions.ts): a barcode that fits 32 bits, spread by a multiplication by an odd
  * constant (a bijection); its top 8 bits pick one of 256 buckets, its low 24 bits and the UMI

@@ -1,7 +1,8 @@
 /**
- * LSD radix sort of 64-bit keys on 12-bit digits (pairCounting.ts; docs/adr/0009, tenth round):
- * one read of the keys counts every digit's histogram, then each pass moves every key once; a
- * digit every key shares is skipped (a key of 24 + 31 bits with a 12-nt UMI takes four passes).
+ * LSD radix sort of 64-bit keys on 12-bit digits (pairCounting.ts; bench/results.md, ADR 0009's
+ * tenth round): one read of the keys counts every digit's histogram, then each pass moves every
+ * key once; a digit every key shares is skipped (a key of 24 + 31 bits with a 12-nt UMI takes
+ * four passes).
  */
 
 const DIGITS: i32 = 1 << 12
