@@ -59,7 +59,8 @@ test('the knee plot draws, its cut-off moves, and a top barcode opens a filter f
   const summary = page.getByTestId('stats-cutoff-summary')
   const knee = must(await page.getByTestId('stat-knee').getAttribute('data-value'))
   await expect(summary).toHaveAttribute('data-cells', knee)
-  // Drag on the plot: far left keeps the top barcode only.
+  // Drag on the plot: far left keeps the top barcode only (the panel scrolls: the plot in view first).
+  await plot.scrollIntoViewIfNeeded()
   const box = must(await plot.locator('.u-over').boundingBox())
   await page.mouse.move(box.x + 1, box.y + box.height / 2)
   await page.mouse.down()

@@ -217,6 +217,12 @@ test('a dropped folder is named a folder; its RAD file opens and its JSON sideca
   await expect(sidecars.nth(0)).toHaveAttribute('data-path', 'aux_info/meta_info.json')
   await sidecars.nth(1).locator('summary').click()
   await expect(sidecars.nth(1)).toContainText('"num_mapped": 900')
+  // Each file of the run is said for what it is; the unmapped barcodes are no annotation file.
+  await expect(sidecars.nth(1).locator('summary')).toContainText('piscem’s run statistics')
+  await expect(choice.getByTestId('run-file')).toHaveAttribute('data-path', 'unmapped_bc_count.bin')
+  await expect(choice.getByTestId('run-file')).toContainText('barcodes of reads that did not map')
+  await expect(page.getByTestId('summary-mapping-rate')).toHaveAttribute('data-value', '0.9', { timeout: 30_000 })
+  await expect(page.getByTestId('cells-section')).toHaveCount(0)
   await expect(page.getByTestId('error-banner')).toHaveCount(0)
 })
 

@@ -9,6 +9,7 @@ import type { RecordFilter } from '../rad/filter/recordFilter'
 import { runIndex } from './indexCommand'
 import { BrokenPipe, Output, reportLine } from './output'
 import { runStats } from './stats'
+import { mapInfoPath, readMapInfo } from './mapInfoFile'
 import type { StatsFormat } from './stats'
 import { takeCellFlags } from './cellStats'
 import type { CellArgs } from './cellStats'
@@ -38,6 +39,8 @@ interface Args {
   noStats: boolean
   /** `stats` and `index --tmp DIR`: the folder of the spill file (spillFile.ts). */
   tmp: string | undefined
+  /** `stats --map-info FILE`: the mapper's run statistics (mapInfoFile.ts). */
+  mapInfo: string | undefined
 }
 
 /** What is wrong with export's own flags, if anything. */
@@ -75,6 +78,7 @@ function parseArgs(all: string[]): Args | { help: string } | string {
   let statsFormat: StatsFormat = 'summary'
   let noStats = false
   let tmp: string | undefined
+  let mapInfo: string | undefined
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? ''
     if (arg === '--chunk') {
@@ -89,6 +93,9 @@ function parseArgs(all: string[]): Args | { help: string } | string {
     } else if (arg === '--tmp') {
       tmp = argv[++i]
       if (tmp === undefined || tmp === '' || tmp.startsWith('--')) return '--tmp needs a folder'
+    } else if (arg === '--map-info') {
+      mapInfo = argv[++i]
+      if (mapInfo === undefined || mapInfo === '' || mapInfo.startsWith('--')) return '--map-info needs a file'
     } else if (arg === '-h' || arg === '--help') {
       return { help: commandUsage(positional[0]) }
     } else if (arg.startsWith('-') && arg !== STANDARD_OUTPUT) {
@@ -117,9 +124,10 @@ function parseArgs(all: string[]): Args | { help: string } | string {
   if (tmp !== undefined && command !== 'stats' && command !== 'index') {
     return `--tmp applies to stats and index, not ${command}`
   }
+  if (mapInfo !== undefined && command !== 'stats') return `--map-info applies to stats, not ${command}`
   const files = positional.slice(1)
   const out = study ? undefined : output
-  return { command, file, output: out, chunk, header, statsFormat, filter, subset, cells, files, noStats, tmp }
+  return { command, file, output: out, chunk, header, statsFormat, filter, subset, cells, files, noStats, tmp, mapInfo }
 }
 
 /** A flag (`--name` or `--name=value`, `-H`) given twice, which would silently take the last. */
@@ -167,8 +175,10 @@ async function run(args: Args, out: Output): Promise<number> {
         return await runIndex(source, args.file, out, !args.noStats, { tmp: args.tmp })
       case 'salvage':
         return await runSalvage(source, args.output ?? '', out)
-      case 'stats':
-        return await runStats(source, out, args.statsFormat, args.cells, { tmp: args.tmp })
+      case 'stats': {
+        const mapInfo = await readMapInfo(mapInfoPath(args.mapInfo, args.file), args.mapInfo !== undefined)
+        return await runStats(source, out, args.statsFormat, args.cells, { tmp: args.tmp }, mapInfo)
+      }
       case 'subset':
         return await runSubset(source, args.output ?? '', { ...args.subset, filter: args.filter }, out)
       case 'export': {

@@ -21,11 +21,37 @@ import { reportLine } from './output'
 import { cellFigures, readAnnotations } from './cellStats'
 import type { CellArgs } from './cellStats'
 import type { CellsJson } from '../rad/cells'
+import { summaryOf } from '../rad/report/summary'
+import type { StatsSummary } from '../rad/report/summary'
+import type { MapInfo } from '../rad/report/mapInfo'
 
 export type StatsFormat = 'summary' | 'json' | 'tsv'
 
 function pct(x: number): string {
   return `${(100 * x).toFixed(1)}%`
+}
+
+const fixed = (x: number | null, digits: number): string => (x === null ? '—' : x.toFixed(digits))
+const share = (x: number | null): string => (x === null ? '—' : pct(x))
+
+/** The summary's headline (docs/stats.md, "The summary"): what Cell Ranger's web summary leads with. */
+function headline(s: StatsSummary): string[] {
+  if (s.cells === null) return s.mapping_rate === null ? [] : [`mapping rate: ${pct(s.mapping_rate)}`]
+  const lines = [
+    `cells (${s.cutoff ?? '—'}): ${fmtInt(s.cells)}; mean reads per cell ${fixed(s.mean_reads_per_cell, 1)}; fraction of reads in cells ${share(s.fraction_reads_in_cells)}`,
+  ]
+  const more = [
+    s.valid_barcodes !== null ? `valid barcodes ${pct(s.valid_barcodes)}` : '',
+    s.sequencing_saturation !== null ? `sequencing saturation ${pct(s.sequencing_saturation)}` : '',
+    s.mapping_rate !== null ? `mapping rate ${pct(s.mapping_rate)}` : '',
+  ].filter((x) => x !== '')
+  if (more.length > 0) lines.push(more.join('; '))
+  return lines
+}
+
+/** The summary's alerts, one line each on standard error, whatever the output format. */
+function writeAlerts(s: StatsSummary): void {
+  for (const a of s.alerts) process.stderr.write(`alert ${a.id}: ${a.text}\n`)
 }
 
 /** A few lines for people; `--json` has every figure. */
@@ -64,7 +90,7 @@ function summary(s: StatsJson): string[] {
 /** The cell and gene lines of the summary (docs/cells.md). */
 function cellSummary(c: CellsJson): string[] {
   const lines = [
-    `cells (${c.cells.cutoff}): ${fmtInt(c.cells.count)}; median UMIs ${String(c.cells.umis.median)}, genes ${String(c.cells.genes.median)}, mito ${pct(c.cells.mito_fraction.median)}`,
+    `per cell (${c.cells.cutoff}): median UMIs ${String(c.cells.umis.median)}, genes ${String(c.cells.genes.median)}, mito ${pct(c.cells.mito_fraction.median)}`,
     `genes detected: ${fmtInt(c.genes.detected)}; alignments to references without a gene: ${fmtInt(c.genes.unmapped_alignments)}`,
   ]
   const p = c.permit
@@ -172,6 +198,7 @@ export async function runStats(
   format: StatsFormat,
   cellArgs?: CellArgs,
   passOptions: PassOptions = {},
+  mapInfo?: MapInfo,
 ): Promise<number> {
   const { source, prelude } = await openRad(file)
   const sem = inferSemantics(prelude)
@@ -190,9 +217,14 @@ export async function runStats(
     cellArgs && notes
       ? await cellFigures(source, prelude, sem, state, notes, cellArgs, { keepPairs: format === 'tsv' })
       : undefined
+  const headlines = summaryOf(json, { cells: cells?.json, mapInfo })
+  writeAlerts(headlines)
   if (cells && cellArgs?.cellsTsv) out.write(cells.tsv)
-  else if (format === 'json') out.write(`${JSON.stringify({ ...json, ...cells?.json }, null, 2)}\n`)
+  else if (format === 'json') out.write(`${JSON.stringify({ ...json, ...cells?.json, summary: headlines }, null, 2)}\n`)
   else if (format === 'tsv') out.write(statsTsvText(state, sem, json.cutoffs?.knee?.minCount ?? null))
-  else out.write(`${[...summary(json), ...(cells ? cellSummary(cells.json) : [])].join('\n')}\n`)
+  else {
+    const lines = [...headline(headlines), ...summary(json), ...(cells ? cellSummary(cells.json) : [])]
+    out.write(`${lines.join('\n')}\n`)
+  }
   return exitCodeOf(integrityStatus(scan.issues, true))
 }

@@ -68,7 +68,9 @@ const COMMANDS: Record<string, CommandUsage> = {
       '                          or a MultiQC-friendly TSV (barcode, reads, distinct UMIs, above-knee flag)',
     details:
       'Exact at any size: past a memory budget the pairs spill to a temporary file, removed on exit:\n' +
-      "  --tmp DIR               the spill file's folder (default the system's, as bustools -T)\n\n" +
+      "  --tmp DIR               the spill file's folder (default the system's, as bustools -T)\n" +
+      "  --map-info FILE         the mapper's run statistics, for the summary's mapping rate (default: map_info.json\n" +
+      '                          or aux_info/meta_info.json beside FILE, when there)\n\n' +
       'cells and genes (docs/cells.md), for files with one barcode and a UMI:\n' +
       '  --t2g FILE              transcript-to-gene map (t2g.tsv; extra columns ignored)\n' +
       '  --gene-names FILE       gene id and name (gene_id_to_name.tsv); a gene without one is labelled by its id\n' +

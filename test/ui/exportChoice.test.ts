@@ -8,7 +8,7 @@ const ready: ExportContext = {
   indexed: true,
   statsDone: true,
   hasBarcodes: true,
-  cut: { cells: 3, minCount: 7 },
+  cut: { cells: 3, minCount: 7, readsShare: 0.5 },
 }
 
 describe('export choices', () => {

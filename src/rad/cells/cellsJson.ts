@@ -27,6 +27,8 @@ export interface CellsJson {
     top: [string, number][]
     unmapped_alignments: number
     mito_pattern: string
+    /** Genes whose label matches the mito pattern (0: every mito fraction is 0; summary alert no-mito-genes). */
+    mito_genes: number
   }
   permit: ({ listed: number } & Record<PermitClass, number>) | null
 }
@@ -60,6 +62,8 @@ export function permitCounts(s: CellQcState, list: PermitList): { listed: number
 export interface CellsJsonOptions {
   labels: readonly string[]
   mitoPattern: string
+  /** Per gene, 1 when its label matches the mito pattern. */
+  mito: Uint8Array
   cutoff: string
   minReads: number
   permit: PermitList | undefined
@@ -83,6 +87,7 @@ export function cellsJson(s: CellQcState, o: CellsJsonOptions): CellsJson {
       top: topGenes(s, o.labels),
       unmapped_alignments: s.unmappedAlignments,
       mito_pattern: o.mitoPattern,
+      mito_genes: o.mito.reduce((n, m) => n + m, 0),
     },
     permit: o.permit ? permitCounts(s, o.permit) : null,
   }

@@ -112,6 +112,7 @@ export function startCells(notes: Annotations, sem: Semantics, cut: CellsCut): C
       const json = cellsJson(s, {
         labels: notes.labels,
         mitoPattern: notes.mitoPattern,
+        mito: notes.mito,
         cutoff: cut.cutoff,
         minReads: cut.minReads,
         permit: notes.permit,

@@ -72,9 +72,15 @@ const NO_CELLS: CellsCut = {
   minReads: 0,
 }
 
-/** The knee's cells (the CLI's default cut-off, so the two agree), asked of the finished statistics pass. */
-export async function kneeCells(json: StatsJson, stats: StatsRun): Promise<CellsCut> {
+/**
+ * The cells: the barcodes with at least `minReads` records (the page's cut-off), else the knee's
+ * (the CLI's default cut-off, so the two agree), asked of the finished statistics pass. A cut at
+ * the knee's count is named the knee's.
+ */
+export async function cellsCut(json: StatsJson, stats: StatsRun, minReads?: number): Promise<CellsCut> {
   const knee = json.cutoffs?.knee
-  if (!knee) return NO_CELLS
-  return { cells: await stats.barcodesAtLeast(knee.minCount), cutoff: 'knee', minReads: knee.minCount }
+  const min = minReads ?? knee?.minCount
+  if (min === undefined || min <= 0) return NO_CELLS
+  const cutoff = min === knee?.minCount ? 'knee' : 'chosen'
+  return { cells: await stats.barcodesAtLeast(min), cutoff, minReads: min }
 }

@@ -15,7 +15,7 @@ import type { ExportPick, OpenedFile } from '../../workers/protocol'
 import type { IndexStore } from '../open/indexStore'
 import type { DecodePool } from '../rows/decodePool'
 import type { SessionState } from '../sessionStore'
-import { CellsRun, cellsJobOf, kneeCells } from './cellsRun'
+import { CellsRun, cellsCut, cellsJobOf } from './cellsRun'
 import { ExportRun, exportJobOf } from './exportRun'
 import { startFilterRun } from './filterPass'
 import type { FilterRun } from './filterPass'
@@ -65,15 +65,17 @@ export class FilePasses {
   }
 
   /**
-   * The cells pass over the knee's cells (cellsRun.ts, docs/cells.md) with the annotation files
-   * given, replacing any earlier one; rejects until the statistics are done.
+   * The cells pass (cellsRun.ts, docs/cells.md) with the annotation files given, over the
+   * barcodes with at least `minReads` records (the page's cut-off), else the knee's cells;
+   * replaces any earlier one; rejects until the statistics are done.
    */
-  async startCells(files: File[], mito: string = DEFAULT_MITO): Promise<CellsRun> {
+  async startCells(files: File[], o: { mito?: string; minReads?: number | undefined } = {}): Promise<CellsRun> {
     const file = this.of.walkable()
     const view = this.of.stats.getState()
     const json = view.report?.json
     if (!file || !json || view.phase !== 'done') throw new Error('cell figures need the statistics first')
-    const cut = await kneeCells(json, this.of.stats)
+    const mito = o.mito ?? DEFAULT_MITO
+    const cut = await cellsCut(json, this.of.stats, o.minReads)
     this.cells?.cancel()
     const { source, opened, index, convention } = file
     this.cells = new CellsRun(source, cellsJobOf(opened, index, convention, cut, files, mito))

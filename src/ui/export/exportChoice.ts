@@ -11,6 +11,8 @@ export type PickKind = 'filter' | 'chunks' | 'cells'
 export interface KneeCut {
   cells: number
   minCount: number
+  /** The share of the records those cells hold (0…1). */
+  readsShare: number
 }
 
 /** What the page knows when the dialog opens. */

@@ -4,6 +4,7 @@ import { ChunkList } from './ChunkList'
 import { ErrorBanner } from '../layout/ErrorBanner'
 import { ErrorBoundary } from '../layout/ErrorBoundary'
 import type { KneeCut } from '../export/exportChoice'
+import type { MapInfo } from '../../rad/report/mapInfo'
 import { FilterPanel } from '../filter/FilterPanel'
 import { FilePanel } from './FilePanel'
 import { IndexStatus } from './IndexStatus'
@@ -33,6 +34,8 @@ interface Props {
   onFingerprint?: (fp: string) => void
   /** Files dropped with it that may be a t2g, gene names or a permit list (docs/cells.md). */
   annotations?: readonly File[]
+  /** The mapper's run statistics dropped with it (map_info.json): the summary's mapping rate. */
+  mapInfo?: MapInfo | undefined
 }
 
 /** A cancel before the header was read leaves nothing to show: offer to carry on. */
@@ -50,7 +53,7 @@ function CancelledEarly({ onOpenAgain }: { onOpenAgain: () => void }) {
 const NO_FILES: readonly File[] = []
 
 /** Everything shown for one open file. Mounted fresh (keyed) for every file. */
-export function FileView({ session, onRetry, onReopen, link, onFingerprint, annotations = NO_FILES }: Props) {
+export function FileView({ session, onRetry, onReopen, link, onFingerprint, annotations = NO_FILES, mapInfo }: Props) {
   const state = useSessionState(session)
   const { jump, cursorChunk, setCursorChunk, goRecord, goChunk, goIssue } = useFileNavigation(session)
   const [sidebarOpen, setSidebarOpen] = useState(() => !window.matchMedia(NARROW_SCREEN).matches)
@@ -94,6 +97,7 @@ export function FileView({ session, onRetry, onReopen, link, onFingerprint, anno
             onPickReference={filter.pickReference}
             onCutoff={setKneeCut}
             annotations={annotations}
+            mapInfo={mapInfo}
             semantics={semantics}
           />
         </ErrorBoundary>

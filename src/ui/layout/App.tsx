@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react'
 import { prewarmIndexWorker } from '../../session'
 import { DropChoice } from '../open/DropChoice'
 import { DropZone } from '../open/DropZone'
+import { mapInfoOf } from '../open/dropPlan'
 import { ErrorBoundary } from './ErrorBoundary'
 import { FileView } from '../file/FileView'
 import { HelpPanel } from './HelpPanel'
@@ -77,6 +78,7 @@ export function App() {
             onReopen={openFile}
             link={link}
             annotations={dropped?.plan.annotations}
+            mapInfo={dropped && mapInfoOf(dropped.sidecars)}
             onFingerprint={(fp) => {
               if (session.source.kind === 'file' && session.source.file instanceof File) {
                 recent.remember(session.source.file, fp)

@@ -1,4 +1,5 @@
 import type { DropPlan, DroppedFile, Sidecar } from './dropPlan'
+import { runFileRole } from './dropPlan'
 import { fmtBytes } from '../format'
 
 interface Props {
@@ -17,6 +18,11 @@ function heading(plan: DropPlan, opened: string | undefined): string {
   if (plan.candidates.length === 0) return `${what}. It holds no RAD file (names ending in .rad or .rad.sz).`
   if (opened !== undefined) return `${what}; opened ${opened}.`
   return `${what}. It holds ${String(plan.candidates.length)} RAD files: choose one to open.`
+}
+
+function RunFileRole({ path }: { path: string }) {
+  const role = runFileRole(path)
+  return role ? <span className="muted">— {role}</span> : null
 }
 
 /** A folder or several files were dropped: say so, offer the RAD files, show the JSON sidecars. */
@@ -47,10 +53,21 @@ export function DropChoice({ plan, sidecars, opened, onOpen }: Props) {
       )}
       {sidecars.map((s) => (
         <details key={s.path} className="sidecar" data-testid="sidecar" data-path={s.path}>
-          <summary className="mono">{s.path}</summary>
+          <summary>
+            <span className="mono">{s.path}</span> <RunFileRole path={s.path} />
+          </summary>
           <pre className="mono">{s.text}</pre>
         </details>
       ))}
+      {plan.runFiles.length > 0 && (
+        <ul className="run-files">
+          {plan.runFiles.map((f) => (
+            <li key={f.path} data-testid="run-file" data-path={f.path}>
+              <span className="mono">{f.path}</span> <RunFileRole path={f.path} />
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   )
 }

@@ -4,6 +4,9 @@
  * (docs/format.md §8). DOM-free, so it is unit-tested; dropEntries.ts reads the drop itself.
  */
 
+import { parseMapInfo } from '../../rad/report/mapInfo'
+import type { MapInfo } from '../../rad/report/mapInfo'
+
 export interface DroppedFile {
   /** Path inside the dropped folder (`aux_info/meta_info.json`), or the file name. */
   path: string
@@ -25,6 +28,8 @@ export interface DropPlan {
   open: DroppedFile | undefined
   /** JSON files to read and show (§8: map_info.json, aux_info/*.json, collate.json, …). */
   sidecarFiles: DroppedFile[]
+  /** Other files a mapping run writes (runFileRole), said for what they are. */
+  runFiles: DroppedFile[]
   /** `.rdx` sidecar indexes dropped with the RAD files (docs/sidecar.md), used by sidecarIndexFor. */
   indexes: DroppedFile[]
   /**
@@ -37,6 +42,41 @@ export interface DropPlan {
 const RAD_NAME = /\.rad(\.sz)?$/i
 const JSON_NAME = /\.json$/i
 const INDEX_NAME = /\.rdx$/i
+/**
+ * What salmon, piscem and alevin-fry write beside map.rad (docs/format.md §8), by name: said in
+ * the drop's note, and never taken for a RAD file or an annotation file.
+ */
+const RUN_FILES: readonly (readonly [RegExp, string])[] = [
+  [/(^|\/)map_info\.json$/i, 'piscem’s run statistics (reads processed and mapped: the summary’s mapping rate)'],
+  [/(^|\/)meta_info\.json$/i, 'salmon’s run statistics (reads processed and mapped: the summary’s mapping rate)'],
+  [/(^|\/)cmd_info\.json$/i, 'the mapper’s command line'],
+  [
+    /(^|\/)unmapped_bc_count(_v2)?\.bin$/i,
+    'the barcodes of reads that did not map, with their counts (for alevin-fry generate-permit-list)',
+  ],
+  [/(^|\/)(collate|generate_permit_list|quant)\.json$/i, 'an alevin-fry step’s report'],
+  [/(^|\/)(all_freq|permit_freq|permit_map)\.bin$/i, 'alevin-fry generate-permit-list’s barcode counts (binary)'],
+]
+
+/** What a file of a mapping run is, by its name; undefined for any other file. */
+export function runFileRole(path: string): string | undefined {
+  return RUN_FILES.find(([name]) => name.test(path))?.[1]
+}
+
+/** The mapping rate of the run statistics dropped (map_info.json, else meta_info.json); undefined when none says it. */
+export function mapInfoOf(sidecars: readonly Sidecar[]): MapInfo | undefined {
+  const named = (re: RegExp): Sidecar | undefined => sidecars.find((s) => re.test(s.path))
+  for (const s of [named(/(^|\/)map_info\.json$/i), named(/(^|\/)meta_info\.json$/i)]) {
+    if (!s) continue
+    try {
+      return parseMapInfo(s.text, s.path)
+    } catch {
+      // Not every meta_info.json says how many reads mapped: the next one, or none.
+    }
+  }
+  return undefined
+}
+
 /** Sidecars are small run reports; anything larger is not one of them (and would not be read whole). */
 export const SIDECAR_MAX_BYTES = 1_000_000
 /** Annotation files are read whole: a 3M-barcode permit list or a t2g is tens of MB, a FASTQ far more. */
@@ -48,7 +88,11 @@ export function looksLikeRad(path: string): boolean {
 
 /** Neither a JSON sidecar nor a `.rdx` index: a file to offer for opening. */
 function isOpenable(path: string): boolean {
-  return !JSON_NAME.test(path) && !INDEX_NAME.test(path)
+  return !JSON_NAME.test(path) && !INDEX_NAME.test(path) && runFileRole(path) === undefined
+}
+
+function runFiles(files: readonly DroppedFile[]): DroppedFile[] {
+  return files.filter((f) => !JSON_NAME.test(f.path) && runFileRole(f.path) !== undefined)
 }
 
 function indexes(files: readonly DroppedFile[]): DroppedFile[] {
@@ -84,6 +128,7 @@ export function planFolder(name: string, files: readonly DroppedFile[]): DropPla
     candidates: rad,
     open,
     sidecarFiles: sidecars(files),
+    runFiles: runFiles(files),
     indexes: indexes(files),
     annotations: annotations(files, open),
   }
@@ -101,6 +146,7 @@ export function planFiles(files: readonly DroppedFile[]): DropPlan {
     candidates: files.filter((f) => isOpenable(f.path)),
     open,
     sidecarFiles: sidecars(files),
+    runFiles: runFiles(files),
     indexes: indexes(files),
     annotations: annotations(files, open),
   }

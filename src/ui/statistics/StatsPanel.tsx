@@ -11,6 +11,7 @@ import { KneePlot } from './KneePlot'
 import { kneeMarks } from './kneeLabels'
 import type { AskedCutoffs } from './kneeLabels'
 import { RankedBars } from './RankedBars'
+import { StatFigure } from './StatFigure'
 import { StatsStatus } from './StatsStatus'
 import { pointAtRank } from '../../rad/stats/logDownsample'
 import { RadError } from '../../rad/errors'
@@ -33,6 +34,8 @@ export interface StatsPanelProps {
   onPickReference: (name: string) => void
   /** Shown at the end of the panel (the cells and genes: CellsSection.tsx). */
   children?: ReactNode
+  /** Shown at the top, under the head (the summary: SummaryPanel.tsx). */
+  summary?: ReactNode
   /** More controls, beside the plots' disclosure (the annotations control)… */
   actions?: ReactNode
   /** …or inside it, on a narrow screen, where its line is full. */
@@ -74,6 +77,7 @@ export function StatsPanel(props: StatsPanelProps) {
           />
         )}
       </div>
+      {props.summary}
       <Figures json={json} />
       {json ? (
         <StatsDetails {...props} json={json} />
@@ -130,26 +134,6 @@ function SaveTsv({
   )
 }
 
-interface FigureProps {
-  testId?: string
-  label: string
-  value: number | null | undefined
-  text?: string
-  note?: string
-}
-
-function Figure({ testId, label, value, text, note }: FigureProps) {
-  return (
-    <div className="stat" data-testid={testId} data-value={value === null || value === undefined ? '' : String(value)}>
-      <dt>{label}</dt>
-      <dd>
-        {text ?? (value === null || value === undefined ? '—' : fmtCount(value))}
-        {note && <span className="stat-note"> {note}</span>}
-      </dd>
-    </div>
-  )
-}
-
 /**
  * The headline figures. Before the first report they are drawn as dashes (and the plots'
  * disclosure as a muted line), hidden from screen readers and without their test ids, so the
@@ -163,22 +147,22 @@ function Figures({ json }: { json: StatsJson | undefined }) {
   const id = (testId: string): string | undefined => (json ? testId : undefined)
   return (
     <dl className="stat-figures" aria-hidden={json ? undefined : true}>
-      <Figure label="Records" value={json?.records} />
-      <Figure label="Alignments" value={json?.alignments} />
-      <Figure
+      <StatFigure label="Records" value={json?.records} />
+      <StatFigure label="Alignments" value={json?.alignments} />
+      <StatFigure
         testId={id('stat-distinct-barcodes')}
         label="Distinct barcodes"
         value={bc?.distinct}
         note={bc && !bc.exact ? `± ${fmtCount(Math.round(bc.distinct_error))} (estimate)` : undefined}
       />
-      <Figure testId={id('stat-knee')} label="Cells (knee)" value={json?.knee} />
-      <Figure
+      <StatFigure testId={id('stat-knee')} label="Cells (knee)" value={json?.knee} />
+      <StatFigure
         testId={id('stat-umi-pairs')}
         label="Barcode–UMI pairs"
         value={umis?.distinct_pairs}
         note={umis && !umis.exact ? `± ${(umis.relative_error * 100).toFixed(1)}% (estimate)` : undefined}
       />
-      <Figure
+      <StatFigure
         testId={id('stat-saturation')}
         label="Sequencing saturation"
         value={umis?.sequencing_saturation}
@@ -295,9 +279,10 @@ function KneeFigure(
   const reads = curve.cumulative[cutoff] ?? 0
   const minCount = curve.count[cutoff] ?? 0
   const { onCutoff } = props
+  const readsShare = curve.total > 0 ? reads / curve.total : 0
   useEffect(() => {
-    onCutoff?.({ cells, minCount })
-  }, [onCutoff, cells, minCount])
+    onCutoff?.({ cells, minCount, readsShare })
+  }, [onCutoff, cells, minCount, readsShare])
   return (
     <figure className="stats-figure stats-knee">
       <figcaption>Barcode rank (knee) plot: reads per barcode by rank, log–log</figcaption>
@@ -307,7 +292,7 @@ function KneeFigure(
         cutoff={cutoff}
         onCutoff={choose}
         cells={cells}
-        readsShare={curve.total > 0 ? reads / curve.total : 0}
+        readsShare={readsShare}
         done={props.view.phase === 'done'}
         onAsk={(e, f) =>
           props.onAskCutoffs(e, f).then((c) => {

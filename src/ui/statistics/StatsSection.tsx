@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react'
+import { useCallback, useMemo, useState, useSyncExternalStore } from 'react'
 import type { StatsJson } from '../../rad/stats/statsTypes'
 import type { Semantics } from '../../rad/prelude/semantics'
 import type { CellsReply, RadSession } from '../../session'
@@ -9,6 +9,10 @@ import { saveFile } from '../saveFile'
 import { StatsPanel } from './StatsPanel'
 import { useCellsRun } from './useCellsRun'
 import { useMediaQuery } from '../useMediaQuery'
+import type { MapInfo } from '../../rad/report/mapInfo'
+import { summaryOf } from '../../rad/report/summary'
+import type { CellsJson } from '../../rad/cells'
+import { SummaryPanel } from './SummaryPanel'
 
 interface Props {
   session: RadSession
@@ -20,6 +24,8 @@ interface Props {
   /** Annotation files dropped with the RAD file (docs/cells.md), sorted by content in the cells worker. */
   annotations: readonly File[]
   semantics: Semantics | undefined
+  /** The mapper's run statistics dropped with the file (map_info.json): the summary's mapping rate. */
+  mapInfo?: MapInfo | undefined
 }
 
 /** Below this width (stats.css's narrow layout) the panel's first lines are full. */
@@ -31,9 +37,32 @@ export function StatsSection(props: Props) {
   const stats = session.stats
   const view = useSyncExternalStore(stats.subscribe, stats.getState)
   const statsDone = view.phase === 'done'
-  const cells = useCellsRun(session, props.annotations, statsDone)
+  const json = view.report?.json
+  // The cut-off of the slider drives the cells (issue 38 §2): a cut other than the knee's is counted.
+  const [cut, setCut] = useState<KneeCut | undefined>(undefined)
+  const kneeMin = json?.cutoffs?.knee?.minCount
+  const cells = useCellsRun(
+    session,
+    props.annotations,
+    statsDone,
+    cut?.minCount === kneeMin ? undefined : cut?.minCount,
+  )
   const reply = cells.state?.phase === 'done' ? cells.state.reply : undefined
   const narrow = useMediaQuery(NARROW_SCREEN)
+  const hearCut = useCallback(
+    (c: KneeCut) => {
+      setCut(c)
+      onCutoff?.(c)
+    },
+    [onCutoff],
+  )
+  const cellsOfCut =
+    reply && (cut === undefined || reply.json.cells.min_reads === cut.minCount) ? reply.json : undefined
+  const summary = useMemo(
+    () => json && summaryOf(json, { cells: cellsOfCut, mapInfo: props.mapInfo, cut: summaryCut(cut, kneeMin) }),
+    [json, cellsOfCut, props.mapInfo, cut, kneeMin],
+  )
+  const counting = cells.files.length > 0 && cellsOfCut === undefined && cells.state?.phase === 'running'
   return (
     <StatsPanel
       view={view}
@@ -45,14 +74,16 @@ export function StatsSection(props: Props) {
         stats.start(session.index)
       }}
       onSaveJson={(json: StatsJson) => {
-        saveFile(statsJsonFile(withCells(json, reply), fileName))
+        // As rad stats --json prints it: the cells pass's keys, then the summary.
+        saveFile(statsJsonFile({ ...withCells(json, reply), ...(summary ? { summary } : {}) }, fileName))
       }}
       onSaveTsv={() =>
         stats.tsv().then((text) => {
           saveFile(new File([text], `${baseName(fileName)}.stats.tsv`, { type: 'text/tab-separated-values' }))
         })
       }
-      onCutoff={onCutoff}
+      onCutoff={hearCut}
+      summary={summary && statsDone ? <SummaryPanel summary={summary} counting={counting} /> : undefined}
       onAskCutoffs={(e, f) => stats.cutoffs(e, f)}
       onPickBarcode={onPickBarcode}
       onPickReference={onPickReference}
@@ -74,8 +105,13 @@ export function StatsSection(props: Props) {
   )
 }
 
+/** The slider's cut-off for the summary, named as the cells pass names it (cellsRun.ts, cellsCut). */
+function summaryCut(cut: KneeCut | undefined, kneeMin: number | undefined) {
+  return cut && { name: cut.minCount === kneeMin ? 'knee' : 'chosen', cells: cut.cells, readsShare: cut.readsShare }
+}
+
 /** The statistics JSON with the cells pass's keys, as `rad stats --t2g … --json` prints them. */
-function withCells(json: StatsJson, reply: CellsReply | undefined): StatsJson {
+function withCells(json: StatsJson, reply: CellsReply | undefined): StatsJson & Partial<CellsJson> {
   return reply ? { ...json, ...reply.json } : json
 }
 

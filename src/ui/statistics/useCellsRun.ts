@@ -16,18 +16,42 @@ export interface CellsHandle {
 const NO_RUN = (): (() => void) => () => undefined
 const NO_STATE = (): undefined => undefined
 
+/** A cut-off held this long is counted: a drag of the slider starts one pass, at its end. */
+const CUT_SETTLE_MS = 400
+
+/** `value`, once it has stayed the same for `ms`. */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value)
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setSettled(value)
+    }, ms)
+    return () => {
+      clearTimeout(timer)
+    }
+  }, [value, ms])
+  return settled
+}
+
 /**
  * The cells pass of one session (docs/cells.md): it runs once the statistics are done and at least
- * one annotation file was given, and again whenever files are added.
+ * one annotation file was given, and again whenever files are added or the cut-off (`minReads`,
+ * the barcodes with at least that many records; undefined: the knee) settles on other cells.
  */
-export function useCellsRun(session: RadSession, dropped: readonly File[], statsDone: boolean): CellsHandle {
+export function useCellsRun(
+  session: RadSession,
+  dropped: readonly File[],
+  statsDone: boolean,
+  cutMinReads?: number,
+): CellsHandle {
+  const minReads = useSettled(cutMinReads, CUT_SETTLE_MS)
   const [files, setFiles] = useState<File[]>(() => [...dropped])
   const [run, setRun] = useState<CellsRun | undefined>(undefined)
   const [startError, setStartError] = useState<string | undefined>(undefined)
   useEffect(() => {
     if (!statsDone || files.length === 0) return
     let current = true
-    session.passes.startCells(files).then(
+    session.passes.startCells(files, { minReads }).then(
       (started) => {
         if (!current) {
           started.cancel()
@@ -43,7 +67,7 @@ export function useCellsRun(session: RadSession, dropped: readonly File[], stats
     return () => {
       current = false
     }
-  }, [session, files, statsDone])
+  }, [session, files, statsDone, minReads])
   const state = useSyncExternalStore(run?.subscribe ?? NO_RUN, run?.getState ?? NO_STATE)
   const add = useCallback((added: File[]) => {
     setFiles((had) => [...had.filter((f) => !added.some((a) => a.name === f.name)), ...added])
