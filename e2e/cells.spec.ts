@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { radBytes } from '../test/helpers/radWriter'
 import { bulk } from '../test/helpers/assays'
-import { FIXTURES, dropFiles, expectAccessible, must } from './helpers'
+import { FIXTURES, dropFiles, expectAccessible, must, tempDir } from './helpers'
 
 /**
  * Cells and genes in the page (docs/cells.md): annotation files given with the
@@ -152,3 +152,40 @@ test('a permit list with a junk line is named with its line, as the CLI names it
 function asFile(path: string): { name: string; mimeType: string; buffer: Buffer } {
   return { name: path.split('/').pop() ?? path, mimeType: 'text/plain', buffer: readFileSync(path) }
 }
+
+test('a t2g with S and U statuses: the unspliced fraction, the scatter coloured by it, the TSV’s columns', async ({
+  page,
+}) => {
+  const dir = tempDir()
+  try {
+    // A transcript's second isoform unspliced, the others spliced (as test/cli/splicing.test.ts).
+    const text = readFileSync(T2G, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => {
+        const [tx, g] = l.split('\t')
+        return `${tx!}\t${g!}\t${tx!.split('|')[0]!.endsWith('-2') ? 'U' : 'S'}`
+      })
+      .join('\n')
+    const t2g = dir.write('t2g_3col.tsv', new TextEncoder().encode(`${text}\n`))
+    const args = ['bin/rad.mjs', 'stats', RAD, '--t2g', t2g]
+    const want = JSON.parse(execFileSync(process.execPath, [...args, '--json'], { encoding: 'utf8' })) as {
+      cells: { unspliced_fraction: { median: number } }
+    }
+    await openStatsDone(page)
+    await page.getByTestId('annotations-input').setInputFiles([t2g])
+    await expect(page.getByTestId('cells-panel')).toBeVisible({ timeout: 30_000 })
+    await expect(page.getByTestId('stat-unspliced-fraction')).toHaveAttribute(
+      'data-value',
+      String(want.cells.unspliced_fraction.median),
+    )
+    await expect(page.getByTestId('cells-plot')).toHaveAttribute('aria-label', /coloured by unspliced fraction/)
+    const tsv = page.waitForEvent('download')
+    await page.getByTestId('cells-save-tsv').click()
+    const saved = readFileSync(must(await (await tsv).path()), 'utf8')
+    expect(saved).toBe(execFileSync(process.execPath, [...args, '--cells-tsv'], { encoding: 'utf8' }))
+    expect(saved.split('\n')[0]).toContain('unspliced_fraction')
+  } finally {
+    dir.remove()
+  }
+})

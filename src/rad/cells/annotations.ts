@@ -14,6 +14,21 @@ export interface GeneMap {
   geneOfRef: Int32Array
   /** References with a gene. */
   matched: number
+  /**
+   * Per reference id: its splicing status from the t2g's third column (SPLICED, UNSPLICED; 0 when
+   * none); undefined unless every line of the t2g has S or U there (simpleaf's t2g_3col.tsv).
+   */
+  statusOfRef: Uint8Array | undefined
+}
+
+/** A reference's splicing status, as bits: a record on both kinds is ambiguous (docs/cells.md, "Splicing"). */
+export const SPLICED = 1
+export const UNSPLICED = 2
+export const AMBIGUOUS = SPLICED | UNSPLICED
+
+function statusOf(col: string | undefined): number {
+  const c = col?.trim()
+  return c === 'S' ? SPLICED : c === 'U' ? UNSPLICED : 0
 }
 
 /** Text of an annotation file; binary data (a NUL byte, invalid UTF-8) is an error naming the line. */
@@ -68,11 +83,15 @@ export function parseT2g(text: string, refNames: readonly string[], name = 'the 
   const genes: string[] = []
   const geneOfRef = new Int32Array(refNames.length).fill(-1)
   const firstLine = new Map<string, number>()
+  const statusOfRef = new Uint8Array(refNames.length)
   let rows = 0
   let matched = 0
+  let withStatus = 0
   for (const [line, cols] of tableRows(text)) {
     const [tx, gene] = twoColumns(cols, name, line, 'a transcript and a gene')
     rows++
+    const status = statusOf(cols[2])
+    if (status !== 0) withStatus++
     let g = geneIndex.get(gene)
     if (g === undefined) {
       g = genes.push(gene) - 1
@@ -93,6 +112,7 @@ export function parseT2g(text: string, refNames: readonly string[], name = 'the 
     const r = refIndex.get(tx)
     if (r !== undefined) {
       geneOfRef[r] = g
+      statusOfRef[r] = status
       matched++
     }
   }
@@ -103,7 +123,7 @@ export function parseT2g(text: string, refNames: readonly string[], name = 'the 
       `${name}: none of its ${String(firstLine.size)} transcripts is a reference of this file (its first: "${[...firstLine.keys()][0] ?? ''}"; the file's first reference: "${refNames[0] ?? ''}")`,
     )
   }
-  return { genes, geneOfRef, matched }
+  return { genes, geneOfRef, matched, statusOfRef: withStatus === rows ? statusOfRef : undefined }
 }
 
 /** Parses gene id → gene name. */

@@ -11,6 +11,7 @@ import { barcodeKey, wordsOf } from '../stats/accumulator'
 import type { Words } from '../stats/accumulator'
 import type { BarcodeSet } from '../stats/barcodeSet'
 import { CountTable } from '../stats/countTable'
+import { AMBIGUOUS, SPLICED, UNSPLICED } from './annotations'
 import type { GeneMap } from './annotations'
 import { RadError } from '../errors'
 import { PartitionedSet } from './packedSet'
@@ -33,6 +34,8 @@ export interface CellQcState {
   /** Distinct barcodes (lo, hi) and their records; empty unless asked for (permit classes). */
   barcodeKeys: Uint32Array
   barcodeReads: Float64Array
+  /** Per cell, its (gene, UMI) pairs by splicing status; only with a t2g that gives every status. */
+  splicing: { spliced: Float64Array; unspliced: Float64Array; ambiguous: Float64Array } | undefined
 }
 
 interface ChunkViews {
@@ -47,11 +50,19 @@ export class CellQc {
   /**
    * The (cell, gene, UMI) keys: packed in two words, (UMI, cell·genes + gene), when
    * the UMI fits one word and cell·genes + gene fits the other (a 10x run: 12-nt
-   * UMIs, 10k cells × 60k genes); in four words otherwise.
+   * UMIs, 10k cells × 60k genes); in four words otherwise. With splicing statuses
+   * (docs/cells.md, "Splicing") the gene word is 2·gene + bit, and a record adds its key
+   * once for each status bit it has (spliced 0, unspliced 1): a pair is spliced when
+   * only its bit-0 key is there, unspliced when only bit 1, ambiguous when both.
    */
   private readonly packed = new PartitionedSet()
   private readonly wide = new CountTable(4, UNBOUNDED, 1 << 10)
   private readonly geneCount: number
+  /** 2 with splicing statuses (a status bit beside each gene), else 1. */
+  private readonly geneSlots: number
+  private readonly statusOfRef: Uint8Array | undefined
+  /** The status bits of the last record's alignments to its gene (recordGene). */
+  private status = 0
   private readonly packable: boolean
   private readonly barcodes: CountTable | undefined
   private readonly refMask: number
@@ -66,7 +77,9 @@ export class CellQc {
     this.sem = sem
     this.genes = genes
     this.geneCount = Math.max(1, genes.genes.length)
-    this.packable = cells.size * this.geneCount < 2 ** 32
+    this.statusOfRef = genes.statusOfRef
+    this.geneSlots = genes.statusOfRef ? 2 : 1
+    this.packable = cells.size * this.geneCount * this.geneSlots < 2 ** 32
     if (sem.barcodes.length !== 1 || !sem.umi || !sem.reference) {
       throw new RadError(
         'BAD_VALUE',
@@ -104,45 +117,84 @@ export class CellQc {
       if (gene < 0 || !v.umi) continue
       const umiLo = v.umi.wide ? v.umi.data[2 * r]! : v.umi.data[r]!
       const umiHi = v.umi.wide ? v.umi.data[2 * r + 1]! : 0
-      if (this.packable && umiHi === 0) {
-        this.packed.add(umiLo, cell * this.geneCount + gene)
-        continue
+      if (this.geneSlots === 1) this.addPair(cell, gene, umiLo, umiHi)
+      else {
+        if (this.status & SPLICED) this.addPair(cell, 2 * gene, umiLo, umiHi)
+        if (this.status & UNSPLICED) this.addPair(cell, 2 * gene + 1, umiLo, umiHi)
       }
-      key[0] = cell
-      key[1] = gene
-      key[2] = umiLo
-      key[3] = umiHi
-      this.wide.add(key, 0, 1)
     }
+  }
+
+  /** One (cell, gene slot, UMI) key, packed when it fits. */
+  private addPair(cell: number, slot: number, umiLo: number, umiHi: number): void {
+    if (this.packable && umiHi === 0) {
+      this.packed.add(umiLo, cell * this.geneCount * this.geneSlots + slot)
+      return
+    }
+    const key = this.key
+    key[0] = cell
+    key[1] = slot
+    key[2] = umiLo
+    key[3] = umiHi
+    this.wide.add(key, 0, 1)
   }
 
   /**
    * The record's one gene, or -1 when it has none or several (not gene-unique);
-   * counts the alignments whose reference has no gene on the way.
+   * counts the alignments whose reference has no gene on the way, and keeps in
+   * `status` the splicing bits of its alignments to its gene.
    */
   private recordGene(ref: Words | undefined, from: number, to: number): number {
     if (!ref) return -1
     const geneOfRef = this.genes.geneOfRef
+    const statusOfRef = this.statusOfRef
     let gene = -1
     let unique = true
+    let status = 0
     for (let k = from; k < to; k++) {
       const id = (ref.wide ? ref.data[2 * k]! : ref.data[k]!) & this.refMask
       const g = id < geneOfRef.length ? geneOfRef[id]! : -1
-      if (g < 0) this.unmapped++
-      else if (gene < 0) gene = g
+      if (g < 0) {
+        this.unmapped++
+        continue
+      }
+      if (gene < 0) gene = g
       else if (g !== gene) unique = false
+      if (statusOfRef) status |= statusOfRef[id]!
     }
+    this.status = status
     return unique ? gene : -1
   }
 
-  /** Every distinct (cell, gene) key's pair, packed or wide, once per (gene, UMI). */
-  private eachPair(visit: (cell: number, gene: number) => void): void {
-    const G = this.geneCount
-    this.packed.forEach((_umi, cellGene) => {
-      visit(Math.floor(cellGene / G), cellGene % G)
+  /**
+   * Every distinct (cell, gene, UMI) pair, packed or wide, once, with its splicing status
+   * (SPLICED, UNSPLICED or AMBIGUOUS; 0 without statuses).
+   */
+  private eachPair(visit: (cell: number, gene: number, status: number) => void): void {
+    const slots = this.geneCount * this.geneSlots
+    const spliced = this.geneSlots === 2
+    this.packed.forEach((umi, code) => {
+      const cell = Math.floor(code / slots)
+      const slot = code - cell * slots
+      if (!spliced) visit(cell, slot, 0)
+      else if ((slot & 1) === 0) visit(cell, slot >>> 1, this.packed.has(umi, code + 1) ? AMBIGUOUS : SPLICED)
+      else if (!this.packed.has(umi, code - 1)) visit(cell, slot >>> 1, UNSPLICED)
     })
     const { keys, size } = this.wide
-    for (let id = 0; id < size; id++) visit(keys[4 * id]!, keys[4 * id + 1]!)
+    const twin = this.key
+    for (let id = 0; id < size; id++) {
+      const cell = keys[4 * id]!
+      const slot = keys[4 * id + 1]!
+      if (!spliced) {
+        visit(cell, slot, 0)
+        continue
+      }
+      twin.set(keys.subarray(4 * id, 4 * id + 4))
+      twin[1] = slot ^ 1
+      const both = this.wide.find(twin, 0) >= 0
+      if ((slot & 1) === 0) visit(cell, slot >>> 1, both ? AMBIGUOUS : SPLICED)
+      else if (!both) visit(cell, slot >>> 1, UNSPLICED)
+    }
   }
 
   /**
@@ -178,10 +230,16 @@ export class CellQc {
     const umis = new Float64Array(n)
     const mitoUmis = new Float64Array(n)
     const geneUmis = new Float64Array(this.genes.genes.length)
-    this.eachPair((cell, gene) => {
+    const splicing = this.geneSlots === 2 ? splicingCounts(n) : undefined
+    this.eachPair((cell, gene, status) => {
       umis[cell]!++
       geneUmis[gene]!++
       if (mito[gene] === 1) mitoUmis[cell]!++
+      if (splicing) {
+        const counts =
+          status === SPLICED ? splicing.spliced : status === UNSPLICED ? splicing.unspliced : splicing.ambiguous
+        counts[cell]!++
+      }
     })
     const genes = this.genesPerCell(umis)
     const b = this.barcodes
@@ -196,6 +254,11 @@ export class CellQc {
       records: this.records,
       barcodeKeys: b ? b.keys.slice(0, 2 * b.size) : new Uint32Array(0),
       barcodeReads: b ? b.counts.slice(0, b.size) : new Float64Array(0),
+      splicing,
     }
   }
+}
+
+function splicingCounts(cells: number): NonNullable<CellQcState['splicing']> {
+  return { spliced: new Float64Array(cells), unspliced: new Float64Array(cells), ambiguous: new Float64Array(cells) }
 }

@@ -21,6 +21,11 @@ export interface CellsJson {
     umis: MeanMedian
     genes: MeanMedian
     mito_fraction: MeanMedian
+    /** With a t2g that gives every reference S or U (docs/cells.md, "Splicing"). */
+    spliced?: MeanMedian
+    unspliced?: MeanMedian
+    ambiguous?: MeanMedian
+    unspliced_fraction?: MeanMedian
   }
   genes: {
     detected: number
@@ -36,6 +41,22 @@ export interface CellsJson {
 /** Per cell: the share of its (gene, UMI) pairs in mito genes (0 without pairs). */
 export function mitoFractions(s: CellQcState): Float64Array {
   return s.cellUmis.map((u, i) => (u > 0 ? s.cellMitoUmis[i]! / u : 0))
+}
+
+/** Per cell: its unspliced pairs over its pairs (0 without pairs). */
+function unsplicedFractions(s: CellQcState, unspliced: Float64Array): Float64Array {
+  return s.cellUmis.map((u, i) => (u > 0 ? unspliced[i]! / u : 0))
+}
+
+function splicingJson(s: CellQcState): Partial<CellsJson['cells']> {
+  const sp = s.splicing
+  if (!sp) return {}
+  return {
+    spliced: meanMedian(sp.spliced),
+    unspliced: meanMedian(sp.unspliced),
+    ambiguous: meanMedian(sp.ambiguous),
+    unspliced_fraction: meanMedian(unsplicedFractions(s, sp.unspliced)),
+  }
 }
 
 /** The top genes by UMIs over the cells, ties by label. */
@@ -81,6 +102,7 @@ export function cellsJson(s: CellQcState, o: CellsJsonOptions): CellsJson {
       umis: meanMedian(s.cellUmis),
       genes: meanMedian(s.cellGenes),
       mito_fraction: meanMedian(mitoFractions(s)),
+      ...splicingJson(s),
     },
     genes: {
       detected,
@@ -100,6 +122,8 @@ export interface CellRows {
   umis: Float64Array
   genes: Float64Array
   mito: Float64Array
+  /** With splicing statuses: pairs by status, and the unspliced fraction, per cell. */
+  splicing?: { spliced: Float64Array; unspliced: Float64Array; ambiguous: Float64Array; fraction: Float64Array }
 }
 
 export function cellRows(s: CellQcState, barcodeLength: number): CellRows {
@@ -111,21 +135,38 @@ export function cellRows(s: CellQcState, barcodeLength: number): CellRows {
   order.sort((a, b) => s.cellReads[b]! - s.cellReads[a]! || (text[a]! < text[b]! ? -1 : 1))
   const fractions = mitoFractions(s)
   const pick = (a: Float64Array): Float64Array => Float64Array.from(order, (i) => a[i]!)
+  const sp = s.splicing
   return {
     barcodes: order.map((i) => text[i]!),
     reads: pick(s.cellReads),
     umis: pick(s.cellUmis),
     genes: pick(s.cellGenes),
     mito: pick(fractions),
+    ...(sp && {
+      splicing: {
+        spliced: pick(sp.spliced),
+        unspliced: pick(sp.unspliced),
+        ambiguous: pick(sp.ambiguous),
+        fraction: pick(unsplicedFractions(s, sp.unspliced)),
+      },
+    }),
   }
 }
 
-/** One row per cell, by reads descending, ties by barcode: `barcode reads umis genes mito_fraction`. */
+/**
+ * One row per cell, by reads descending, ties by barcode: `barcode reads umis genes
+ * mito_fraction`, then `spliced unspliced ambiguous unspliced_fraction` with splicing statuses.
+ */
 export function cellsTsv(rows: CellRows): string {
-  const lines = ['barcode\treads\tumis\tgenes\tmito_fraction']
+  const sp = rows.splicing
+  const head = 'barcode\treads\tumis\tgenes\tmito_fraction'
+  const lines = [sp ? `${head}\tspliced\tunspliced\tambiguous\tunspliced_fraction` : head]
   rows.barcodes.forEach((b, i) => {
+    const line = `${b}\t${String(rows.reads[i])}\t${String(rows.umis[i])}\t${String(rows.genes[i])}\t${rows.mito[i]!.toFixed(6)}`
     lines.push(
-      `${b}\t${String(rows.reads[i])}\t${String(rows.umis[i])}\t${String(rows.genes[i])}\t${rows.mito[i]!.toFixed(6)}`,
+      sp
+        ? `${line}\t${String(sp.spliced[i])}\t${String(sp.unspliced[i])}\t${String(sp.ambiguous[i])}\t${sp.fraction[i]!.toFixed(6)}`
+        : line,
     )
   })
   return `${lines.join('\n')}\n`

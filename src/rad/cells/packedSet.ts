@@ -116,6 +116,12 @@ export class PartitionedSet {
     return this.buffer.byteLength + this.sets.reduce((sum, s) => sum + s.bytes, 0)
   }
 
+  has(lo: number, hi: number): boolean {
+    const b = hash2(hi, lo, SEED) >>> (32 - BUCKET_BITS)
+    this.flush(b)
+    return this.sets[b]!.has(lo, hi)
+  }
+
   /** Calls `visit` with every distinct key. */
   forEach(visit: (lo: number, hi: number) => void): void {
     for (let b = 0; b < BUCKETS; b++) this.flush(b)

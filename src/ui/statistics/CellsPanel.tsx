@@ -55,6 +55,14 @@ export function CellsPanel({ view, onPick }: { view: CellsView; onPick: (barcode
           value={json.cells.mito_fraction.median}
           text={fmtShare(json.cells.mito_fraction.median)}
         />
+        {json.cells.unspliced_fraction && (
+          <StatFigure
+            testId="stat-unspliced-fraction"
+            label="Median unspliced fraction"
+            value={json.cells.unspliced_fraction.median}
+            text={fmtShare(json.cells.unspliced_fraction.median)}
+          />
+        )}
         <StatFigure
           testId="stat-valid-barcodes"
           label="Valid barcodes"
