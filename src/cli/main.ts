@@ -10,6 +10,7 @@ import { runIndex } from './indexCommand'
 import { BrokenPipe, Output, reportLine } from './output'
 import { runStats } from './stats'
 import { mapInfoPath, readMapInfo } from './mapInfoFile'
+import { runStudyStats } from './studyStats'
 import type { StatsFormat } from './stats'
 import { takeCellFlags } from './cellStats'
 import type { CellArgs } from './cellStats'
@@ -41,6 +42,8 @@ interface Args {
   tmp: string | undefined
   /** `stats --map-info FILE`: the mapper's run statistics (mapInfoFile.ts). */
   mapInfo: string | undefined
+  /** `stats … --multiqc DIR`: MultiQC's custom-content files (multiqc.ts). */
+  multiqc: string | undefined
 }
 
 /** What is wrong with export's own flags, if anything. */
@@ -79,6 +82,7 @@ function parseArgs(all: string[]): Args | { help: string } | string {
   let noStats = false
   let tmp: string | undefined
   let mapInfo: string | undefined
+  let multiqc: string | undefined
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? ''
     if (arg === '--chunk') {
@@ -96,6 +100,9 @@ function parseArgs(all: string[]): Args | { help: string } | string {
     } else if (arg === '--map-info') {
       mapInfo = argv[++i]
       if (mapInfo === undefined || mapInfo === '' || mapInfo.startsWith('--')) return '--map-info needs a file'
+    } else if (arg === '--multiqc') {
+      multiqc = argv[++i]
+      if (multiqc === undefined || multiqc === '' || multiqc.startsWith('--')) return '--multiqc needs a folder'
     } else if (arg === '-h' || arg === '--help') {
       return { help: commandUsage(positional[0]) }
     } else if (arg.startsWith('-') && arg !== STANDARD_OUTPUT) {
@@ -106,7 +113,7 @@ function parseArgs(all: string[]): Args | { help: string } | string {
     }
   }
   const [command, file, output] = positional
-  const study = command === 'export' && subset.outDir !== undefined
+  const study = (command === 'export' && subset.outDir !== undefined) || (command === 'stats' && positional.length > 2)
   const arity = command !== undefined && WRITES_OUT.has(command) && !study ? 3 : 2
   const arityOk = study ? positional.length >= arity : positional.length === arity
   if (command === undefined || file === undefined || !arityOk) return commandUsage(command)
@@ -125,9 +132,28 @@ function parseArgs(all: string[]): Args | { help: string } | string {
     return `--tmp applies to stats and index, not ${command}`
   }
   if (mapInfo !== undefined && command !== 'stats') return `--map-info applies to stats, not ${command}`
+  if (multiqc !== undefined && command !== 'stats') return `--multiqc applies to stats, not ${command}`
+  const several = command === 'stats' && positional.length > 2
+  if (several && mapInfo !== undefined) return "--map-info is one file's: with several, each is read beside its file"
+  if (several && cells?.cellsTsv) return '--cells-tsv takes one file'
   const files = positional.slice(1)
   const out = study ? undefined : output
-  return { command, file, output: out, chunk, header, statsFormat, filter, subset, cells, files, noStats, tmp, mapInfo }
+  return {
+    command,
+    file,
+    output: out,
+    chunk,
+    header,
+    statsFormat,
+    filter,
+    subset,
+    cells,
+    files,
+    noStats,
+    tmp,
+    mapInfo,
+    multiqc,
+  }
 }
 
 /** A flag (`--name` or `--name=value`, `-H`) given twice, which would silently take the last. */
@@ -157,6 +183,10 @@ async function run(args: Args, out: Output): Promise<number> {
   const { outDir } = args.subset
   if (args.command === 'export' && outDir !== undefined) {
     return runStudyExport(args.files, outDir, { ...args.subset, filter: args.filter }, out)
+  }
+  if (args.command === 'stats' && (args.files.length > 1 || args.multiqc !== undefined)) {
+    const study = { format: args.statsFormat, cells: args.cells, pass: { tmp: args.tmp }, multiqc: args.multiqc }
+    return runStudyStats(args.files, out, study)
   }
   const output = outputOf(args)
   if (output !== undefined) refuseOutputOverInput(output, [args.file])

@@ -1,6 +1,5 @@
 /** `stats FILE [--json] [--tsv]`: the whole-file statistics (docs/stats.md). */
 import { decodeChunk } from '../rad/decode/decodeChunk'
-import { fmtInt, plural } from '../rad/errors'
 import { makeCheckPlan } from '../rad/checks/valueChecks'
 import { integrityStatus } from '../rad/checks/integrity'
 import { inferSemantics } from '../rad/prelude/semantics'
@@ -19,88 +18,14 @@ import type { PassMemory } from './statsThreads'
 import type { Output } from './output'
 import { reportLine } from './output'
 import { cellFigures, readAnnotations } from './cellStats'
-import type { CellArgs } from './cellStats'
+import type { CellArgs, CellFigures } from './cellStats'
+import { cellSummary, headline, summary, writeAlerts } from './statsText'
 import type { CellsJson } from '../rad/cells'
 import { summaryOf } from '../rad/report/summary'
 import type { StatsSummary } from '../rad/report/summary'
 import type { MapInfo } from '../rad/report/mapInfo'
 
 export type StatsFormat = 'summary' | 'json' | 'tsv'
-
-function pct(x: number): string {
-  return `${(100 * x).toFixed(1)}%`
-}
-
-const fixed = (x: number | null, digits: number): string => (x === null ? '—' : x.toFixed(digits))
-const share = (x: number | null): string => (x === null ? '—' : pct(x))
-
-/** The summary's headline (docs/stats.md, "The summary"): what Cell Ranger's web summary leads with. */
-function headline(s: StatsSummary): string[] {
-  if (s.cells === null) return s.mapping_rate === null ? [] : [`mapping rate: ${pct(s.mapping_rate)}`]
-  const lines = [
-    `cells (${s.cutoff ?? '—'}): ${fmtInt(s.cells)}; mean reads per cell ${fixed(s.mean_reads_per_cell, 1)}; fraction of reads in cells ${share(s.fraction_reads_in_cells)}`,
-  ]
-  const more = [
-    s.valid_barcodes !== null ? `valid barcodes ${pct(s.valid_barcodes)}` : '',
-    s.sequencing_saturation !== null ? `sequencing saturation ${pct(s.sequencing_saturation)}` : '',
-    s.mapping_rate !== null ? `mapping rate ${pct(s.mapping_rate)}` : '',
-  ].filter((x) => x !== '')
-  if (more.length > 0) lines.push(more.join('; '))
-  return lines
-}
-
-/** The summary's alerts, one line each on standard error, whatever the output format. */
-function writeAlerts(s: StatsSummary): void {
-  for (const a of s.alerts) process.stderr.write(`alert ${a.id}: ${a.text}\n`)
-}
-
-/** A few lines for people; `--json` has every figure. */
-function summary(s: StatsJson): string[] {
-  const lines = [
-    `${s.assay}: ${plural(s.records, 'record', 'records', fmtInt)}, ${plural(s.alignments, 'alignment', 'alignments', fmtInt)}`,
-  ]
-  if (s.barcodes) {
-    const approx = s.barcodes.exact ? '' : ` (≈, ±${fmtInt(s.barcodes.distinct_error)})`
-    lines.push(
-      `barcodes: ${fmtInt(s.barcodes.distinct)} distinct${approx}; reads per barcode mean ${s.barcodes.reads_per_barcode.mean.toFixed(1)}, median ${String(s.barcodes.reads_per_barcode.median)}`,
-    )
-  }
-  if (s.knee !== null) {
-    lines.push(`knee: ${plural(s.knee, 'cell', 'cells', fmtInt)} (${pct(s.cutoffs?.knee?.readsShare ?? 0)} of reads)`)
-  }
-  if (s.umis) {
-    lines.push(
-      `UMIs: ${fmtInt(s.umis.distinct_pairs)} distinct (barcode, UMI) pairs${s.umis.exact ? '' : ' (sampled)'}; saturation ${pct(s.umis.sequencing_saturation)}; ` +
-        `≈${fmtInt(s.umis.good_toulmin_2x)} new pairs at 2× depth`,
-    )
-  }
-  if (s.references) lines.push(`references with alignments: ${fmtInt(s.references.with_alignments)}`)
-  if (s.orientation) {
-    lines.push(
-      `orientation: ${Object.entries(s.orientation)
-        .map(([k, n]) => `${k} ${fmtInt(n)}`)
-        .join(', ')}`,
-    )
-  }
-  if (s.chunks.collated) lines.push(`collated: ${plural(s.chunks.count, 'chunk', 'chunks', fmtInt)}, one cell each`)
-  if (!s.exact) lines.push('some figures are estimates: see --json (exact, distinct_error, relative_error)')
-  return lines
-}
-
-/** The cell and gene lines of the summary (docs/cells.md). */
-function cellSummary(c: CellsJson): string[] {
-  const lines = [
-    `per cell (${c.cells.cutoff}): median UMIs ${String(c.cells.umis.median)}, genes ${String(c.cells.genes.median)}, mito ${pct(c.cells.mito_fraction.median)}`,
-    `genes detected: ${fmtInt(c.genes.detected)}; alignments to references without a gene: ${fmtInt(c.genes.unmapped_alignments)}`,
-  ]
-  const p = c.permit
-  if (p) {
-    lines.push(
-      `permit list (${fmtInt(p.listed)} barcodes): records exact ${fmtInt(p.exact)}, corrected ${fmtInt(p.corrected)}, ambiguous ${fmtInt(p.ambiguous)}, absent ${fmtInt(p.absent)}`,
-    )
-  }
-  return lines
-}
 
 /** Files from THREAD_MIN_BYTES on are counted by worker threads, when there are cores for them. */
 const THREAD_MIN_BYTES = 32 << 20
@@ -191,7 +116,54 @@ export async function firstPass(source: ByteSource, prelude: Prelude, sem: Seman
   }
 }
 
-/** Runs the pass (records checked on the way); exit codes as validate (exitCodeOf). */
+/** One file's statistics as `--json` prints them: the pass's figures, the cells pass's keys, the summary. */
+export type SampleJson = StatsJson & Partial<CellsJson> & { summary: StatsSummary }
+
+export interface SampleStats {
+  json: SampleJson
+  state: StatsState
+  sem: Semantics
+  cells: CellFigures | undefined
+  /** As validate's (exitCodeOf). */
+  exit: number
+}
+
+export interface SampleOptions {
+  cells?: CellArgs | undefined
+  pass: PassOptions
+  mapInfo?: MapInfo | undefined
+  /** Keep the exact pairs through the cells pass (the per-barcode TSV needs them). */
+  keepPairs: boolean
+  /** Before each line said on stderr (a study names its sample). */
+  prefix?: string
+}
+
+/** One file's pass (records checked on the way), then its cells pass with annotation files; issues on stderr. */
+export async function countSample(file: ByteSource, o: SampleOptions): Promise<SampleStats> {
+  const { source, prelude } = await openRad(file)
+  const sem = inferSemantics(prelude)
+  // The annotation files first: a bad one stops the command before the pass.
+  const notes = o.cells ? await readAnnotations(o.cells, prelude, sem) : undefined
+  const { state, scan } = await firstPass(source, prelude, sem, o.pass)
+  const prefix = o.prefix ?? ''
+  for (const issue of scan.issues) {
+    if (issue.severity === 'error') {
+      process.stderr.write(`${prefix}${reportLine('error', { ...issue, offset: issue.offset ?? 0 })}\n`)
+    }
+    if (issue.severity === 'warning') process.stderr.write(`${prefix}${reportLine('warning', issue)}\n`)
+  }
+  const json = statsJson(state, prelude, sem)
+  const cells =
+    o.cells && notes
+      ? await cellFigures(source, prelude, sem, state, notes, o.cells, { keepPairs: o.keepPairs })
+      : undefined
+  const summary = summaryOf(json, { cells: cells?.json, mapInfo: o.mapInfo })
+  writeAlerts(summary, prefix)
+  const exit = exitCodeOf(integrityStatus(scan.issues, true))
+  return { json: { ...json, ...cells?.json, summary }, state, sem, cells, exit }
+}
+
+/** `rad stats FILE`: the summary, `--json`, `--tsv` (a row per barcode) or `--cells-tsv`. */
 export async function runStats(
   file: ByteSource,
   out: Output,
@@ -200,31 +172,16 @@ export async function runStats(
   passOptions: PassOptions = {},
   mapInfo?: MapInfo,
 ): Promise<number> {
-  const { source, prelude } = await openRad(file)
-  const sem = inferSemantics(prelude)
-  // The annotation files first: a bad one stops the command before the pass.
-  const notes = cellArgs ? await readAnnotations(cellArgs, prelude, sem) : undefined
   const perBarcode = format === 'tsv' || cellArgs !== undefined
-  const { state, scan } = await firstPass(source, prelude, sem, { ...passOptions, perBarcode })
-  for (const issue of scan.issues) {
-    if (issue.severity === 'error') {
-      process.stderr.write(`${reportLine('error', { ...issue, offset: issue.offset ?? 0 })}\n`)
-    }
-    if (issue.severity === 'warning') process.stderr.write(`${reportLine('warning', issue)}\n`)
-  }
-  const json = statsJson(state, prelude, sem)
-  const cells =
-    cellArgs && notes
-      ? await cellFigures(source, prelude, sem, state, notes, cellArgs, { keepPairs: format === 'tsv' })
-      : undefined
-  const headlines = summaryOf(json, { cells: cells?.json, mapInfo })
-  writeAlerts(headlines)
+  const pass = { ...passOptions, perBarcode }
+  const s = await countSample(file, { cells: cellArgs, pass, mapInfo, keepPairs: format === 'tsv' })
+  const { json, cells } = s
   if (cells && cellArgs?.cellsTsv) out.write(cells.tsv)
-  else if (format === 'json') out.write(`${JSON.stringify({ ...json, ...cells?.json, summary: headlines }, null, 2)}\n`)
-  else if (format === 'tsv') out.write(statsTsvText(state, sem, json.cutoffs?.knee?.minCount ?? null))
+  else if (format === 'json') out.write(`${JSON.stringify(json, null, 2)}\n`)
+  else if (format === 'tsv') out.write(statsTsvText(s.state, s.sem, json.cutoffs?.knee?.minCount ?? null))
   else {
-    const lines = [...headline(headlines), ...summary(json), ...(cells ? cellSummary(cells.json) : [])]
+    const lines = [...headline(json.summary), ...summary(json), ...(cells ? cellSummary(cells.json) : [])]
     out.write(`${lines.join('\n')}\n`)
   }
-  return exitCodeOf(integrityStatus(scan.issues, true))
+  return s.exit
 }

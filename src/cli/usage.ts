@@ -62,7 +62,7 @@ const COMMANDS: Record<string, CommandUsage> = {
     details: WRITES,
   },
   stats: {
-    synopsis: 'stats FILE [--json|--tsv]',
+    synopsis: 'stats FILE… [--json|--tsv] [--multiqc DIR]',
     summary:
       'whole-file statistics and the knee (docs/stats.md): a summary, the JSON,\n' +
       '                          or a MultiQC-friendly TSV (barcode, reads, distinct UMIs, above-knee flag)',
@@ -71,6 +71,10 @@ const COMMANDS: Record<string, CommandUsage> = {
       "  --tmp DIR               the spill file's folder (default the system's, as bustools -T)\n" +
       "  --map-info FILE         the mapper's run statistics, for the summary's mapping rate (default: map_info.json\n" +
       '                          or aux_info/meta_info.json beside FILE, when there)\n\n' +
+      'several files (a study): each counted in turn and named by its sample (docs/stats.md, "Several files"):\n' +
+      '  --json                  {"samples": [{"sample", "file", …one file\'s JSON}]}\n' +
+      '  --tsv                   the study table, one row per sample\n' +
+      '  --multiqc DIR           MultiQC custom-content files in DIR (general statistics, barcode rank curves)\n\n' +
       'cells and genes (docs/cells.md), for files with one barcode and a UMI:\n' +
       '  --t2g FILE              transcript-to-gene map (t2g.tsv; extra columns ignored)\n' +
       '  --gene-names FILE       gene id and name (gene_id_to_name.tsv); a gene without one is labelled by its id\n' +

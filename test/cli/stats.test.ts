@@ -29,8 +29,9 @@ describe.concurrent('rad stats', () => {
   it('--json: the contract, equal to the in-process figures', async () => {
     const r = await runCli(['stats', SALMON_V3, '--json'])
     expect(r.code, r.stderr).toBe(0)
-    const json = JSON.parse(r.stdout) as StatsJson
+    const { summary, ...json } = JSON.parse(r.stdout) as StatsJson & { summary: unknown }
     expect(json).toEqual(await inProcess(new Uint8Array(readFileSync(SALMON_V3))))
+    expect(summary).toMatchObject({ cells: json.knee, cutoff: 'knee' })
     expect(Object.keys(json)).toEqual(
       expect.arrayContaining([
         'records',
@@ -76,7 +77,8 @@ describe.concurrent('rad stats', () => {
   it('prints a short summary without flags', async () => {
     const r = await runCli(['stats', SALMON_V3])
     expect(r.code, r.stderr).toBe(0)
-    expect(r.stdout).toMatch(/^scRNA: 18,949 records, 36,199 alignments\n/)
+    expect(r.stdout).toMatch(/^cells \(knee\): 58; mean reads per cell 326\.7; fraction of reads in cells 75\.9%\n/)
+    expect(r.stdout).toMatch(/\nscRNA: 18,949 records, 36,199 alignments\n/)
     expect(r.stdout).toMatch(/\nknee: \d+ cells/)
   })
 
@@ -84,8 +86,10 @@ describe.concurrent('rad stats', () => {
     const path = dir.write('bulk.rad', radBytes(bulk(true)))
     const r = await runCli(['stats', path, '--json'])
     expect(r.code, r.stderr).toBe(0)
-    const json = JSON.parse(r.stdout) as StatsJson
+    const { summary, ...json } = JSON.parse(r.stdout) as StatsJson & { summary: unknown }
     expect(json).toEqual(await inProcess(radBytes(bulk(true))))
+    // No barcodes: no cells, nothing per cell; the summary is there, empty.
+    expect(summary).toMatchObject({ cells: null, mean_reads_per_cell: null, alerts: [] })
     expect(json.barcodes).toBeNull()
     expect(json.frag_map_type).toHaveLength(5)
   })

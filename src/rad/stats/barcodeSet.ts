@@ -20,6 +20,8 @@ export interface BarcodeSet {
 
 /** The barcodes (combined identity) with at least `minCount` records in the statistics' table. */
 export function barcodesAtLeast(state: StatsState, minCount: number): BarcodeSet {
+  // A digest keeps only its top barcodes (ADR 0016): the cells would be a handful, silently.
+  if (state.partitions?.digest) throw new Error('the cells need a row per barcode: a digest was asked for (perBarcode)')
   const t = state.barcodes[0]?.table
   if (!t) return { keyWords: 0, size: 0, keys: new Uint32Array(0) }
   const W = t.keyWords
