@@ -4,6 +4,8 @@ import { NodeFileSource } from './nodeFileSource'
 import { runDump, runInfo, runValidate, runView } from './commands'
 import type { PrintRange } from './commands'
 import { runSalvage } from './salvageCommand'
+import { runCat } from './catCommand'
+import { runCompare } from './compareCommand'
 import { extractFilterFlags } from './filterFlags'
 import type { RecordFilter } from '../rad/filter/recordFilter'
 import { runIndex } from './indexCommand'
@@ -34,7 +36,7 @@ interface Args {
   filter: RecordFilter | undefined
   subset: SubsetArgs
   cells: CellArgs | undefined
-  /** `export A.rad B.rad … --out DIR`: every input. */
+  /** `export A.rad B.rad … --out DIR`, `cat A.rad B.rad … OUT`, `compare A.rad B.rad`: every input. */
   files: string[]
   /** `index --no-stats`: the sidecar without its statistics section. */
   noStats: boolean
@@ -112,10 +114,14 @@ function parseArgs(all: string[]): Args | { help: string } | string {
       positional.push(arg)
     }
   }
-  const [command, file, output] = positional
+  const [command, file] = positional
   const study = (command === 'export' && subset.outDir !== undefined) || (command === 'stats' && positional.length > 2)
-  const arity = command !== undefined && WRITES_OUT.has(command) && !study ? 3 : 2
-  const arityOk = study ? positional.length >= arity : positional.length === arity
+  // cat: two inputs or more, then OUT (the last); compare: exactly two files.
+  const joins = command === 'cat'
+  const writes = command !== undefined && WRITES_OUT.has(command) && !study
+  const arity = joins ? 4 : writes || command === 'compare' ? 3 : 2
+  const arityOk = study || joins ? positional.length >= arity : positional.length === arity
+  const output = joins ? positional[positional.length - 1] : command === 'compare' ? undefined : positional[2]
   if (command === undefined || file === undefined || !arityOk) return commandUsage(command)
   const selects = command === 'view' || command === 'dump' || command === 'subset' || command === 'export'
   if (filter && !selects) return `filters apply to view, dump, subset and export, not ${command}`
@@ -133,10 +139,11 @@ function parseArgs(all: string[]): Args | { help: string } | string {
   }
   if (mapInfo !== undefined && command !== 'stats') return `--map-info applies to stats, not ${command}`
   if (multiqc !== undefined && command !== 'stats') return `--multiqc applies to stats, not ${command}`
+  if (command === 'compare' && statsFormat === 'tsv') return '--tsv applies to stats, not compare'
   const several = command === 'stats' && positional.length > 2
   if (several && mapInfo !== undefined) return "--map-info is one file's: with several, each is read beside its file"
   if (several && cells?.cellsTsv) return '--cells-tsv takes one file'
-  const files = positional.slice(1)
+  const files = joins ? positional.slice(1, -1) : positional.slice(1)
   const out = study ? undefined : output
   return {
     command,
@@ -188,8 +195,10 @@ async function run(args: Args, out: Output): Promise<number> {
     const study = { format: args.statsFormat, cells: args.cells, pass: { tmp: args.tmp }, multiqc: args.multiqc }
     return runStudyStats(args.files, out, study)
   }
+  if (args.command === 'compare') return runCompare(args.files, out, args.statsFormat === 'json')
   const output = outputOf(args)
-  if (output !== undefined) refuseOutputOverInput(output, [args.file])
+  if (output !== undefined) refuseOutputOverInput(output, args.command === 'cat' ? args.files : [args.file])
+  if (args.command === 'cat') return runCat(args.files, output ?? '', out)
   const source = await NodeFileSource.open(args.file)
   try {
     switch (args.command) {

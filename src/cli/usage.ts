@@ -98,9 +98,31 @@ const COMMANDS: Record<string, CommandUsage> = {
     filters: true,
     details: `${SELECTION}\n${PARQUET}\n\n${WRITES}`,
   },
+  cat: {
+    synopsis: 'cat A.rad B.rad … OUT',
+    summary: "join files written against the same index: A's prelude, then every chunk of A, of B, … in order",
+    details:
+      'The inputs must have the same format version, references (names, in order), tag descriptions\n' +
+      '(names, types, v2 roles) and file-tag values (cblen, ulen, …; chunk_codec aside): the first\n' +
+      'difference is refused in one line (`rad compare A B` shows it), as is a damaged input, and\n' +
+      'nothing is written. num_chunks is the chunks written. OUT is uncompressed: lz4/zstd chunks and\n' +
+      '.sz files are read through; plain chunks are copied byte for byte.\n\n' +
+      'OUT is written to a temporary file beside it and renamed into place when complete: a run\n' +
+      'stopped half-way leaves OUT as it was. OUT may not be an input, nor a link to one. OUT - is\n' +
+      'standard output; a FIFO, a device or a socket is written into, never replaced.',
+  },
+  compare: {
+    synopsis: 'compare A.rad B.rad [--json]',
+    summary:
+      'whether `cat` can join them (or their first difference), and their records, distinct barcodes,\n' +
+      '                          knee cells and barcode–UMI pairs side by side',
+    details:
+      '  --json                  {"joinable": bool, "difference": string|null, "a": {…}, "b": {…}}\n\n' +
+      'Exit 0 whether or not they can be joined; 1 when either cannot be read.',
+  },
 }
-/** Commands whose second file is an output. */
-export const WRITES_OUT = new Set(['salvage', 'subset', 'export'])
+/** Commands that write a file OUT: the second (cat: the last, after its inputs). */
+export const WRITES_OUT = new Set(['salvage', 'subset', 'export', 'cat'])
 
 const EXIT_STATUS = `exit status (as gzip -t):
   0  the file is clean (notes about a well-formed file, such as an unwrapped .sz stream, keep 0)

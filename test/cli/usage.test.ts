@@ -10,7 +10,7 @@ afterAll(() => {
 })
 
 describe.concurrent('rad COMMAND --help', () => {
-  it.each(['info', 'dump', 'view', 'validate', 'index', 'salvage', 'stats', 'subset', 'export'])(
+  it.each(['info', 'dump', 'view', 'validate', 'index', 'salvage', 'stats', 'subset', 'export', 'cat', 'compare'])(
     '%s --help is that command alone',
     async (command) => {
       const r = await runCli([command, '--help'])
@@ -25,6 +25,7 @@ describe.concurrent('rad COMMAND --help', () => {
     for (const command of ['salvage', 'subset', 'export']) {
       expect((await runCli([command, '-h'])).stdout).toMatch(/OUT may not be IN, nor a link to it/)
     }
+    expect((await runCli(['cat', '-h'])).stdout).toMatch(/OUT may not be an input, nor a link to one/)
   })
 
   it('serve --help is serve’s usage; --help alone lists every command', async () => {
