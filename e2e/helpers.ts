@@ -433,3 +433,67 @@ export async function serveDist(base: string): Promise<DistServer> {
     close,
   }
 }
+
+export interface PageFile {
+  path: string
+  b64: string
+}
+
+/**
+ * Drops a folder: Chromium gives a dropped folder's item a directory entry
+ * (DataTransferItem.webkitGetAsEntry); a DataTransfer built in the page cannot hold one, so the
+ * entries are built here with the same shape (name, isFile/isDirectory, file(), createReader()).
+ */
+export async function dropFolder(page: Page, name: string, files: PageFile[]): Promise<void> {
+  await page.evaluate(
+    ({ name, files }) => {
+      type Node = { name: string; file?: File; children?: Map<string, Node> }
+      const root: Node = { name, children: new Map() }
+      for (const f of files) {
+        const parts = f.path.split('/')
+        let dir = root
+        for (const part of parts.slice(0, -1)) {
+          const kids = dir.children ?? new Map<string, Node>()
+          const next = kids.get(part) ?? { name: part, children: new Map() }
+          kids.set(part, next)
+          dir = next
+        }
+        const bin = atob(f.b64)
+        const data = Uint8Array.from(bin, (c) => c.charCodeAt(0))
+        dir.children?.set(parts.at(-1) ?? '', { name: parts.at(-1) ?? '', file: new File([data], parts.at(-1) ?? '') })
+      }
+      const entry = (node: Node): object =>
+        node.file
+          ? {
+              name: node.name,
+              isFile: true,
+              isDirectory: false,
+              file: (ok: (f: File) => void) => {
+                ok(node.file as File)
+              },
+            }
+          : {
+              name: node.name,
+              isFile: false,
+              isDirectory: true,
+              createReader: () => {
+                let done = false
+                return {
+                  readEntries: (ok: (e: object[]) => void) => {
+                    ok(done ? [] : [...(node.children?.values() ?? [])].map(entry))
+                    done = true
+                  },
+                }
+              },
+            }
+      // What Chromium puts in `files` for a folder: a 4 kB "file" that cannot be read.
+      const dt = new DataTransfer()
+      dt.items.add(new File([new Uint8Array(4096)], name))
+      Object.defineProperty(dt, 'items', { value: [{ kind: 'file', webkitGetAsEntry: () => entry(root) }] })
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        document.body.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }))
+      }
+    },
+    { name, files },
+  )
+}

@@ -5,12 +5,11 @@
  */
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
-import type { Page } from '@playwright/test'
 import { placeholderReason, refLabel } from '../src/rad/text/display'
 import { bulk } from '../test/helpers/assays'
 import type { BulkRead } from '../test/helpers/assays'
 import { radBytes } from '../test/helpers/radWriter'
-import { SAMPLE, dropFile, must, recordRow, tempDir, openPath } from './helpers'
+import { SAMPLE, dropFile, dropFolder, must, recordRow, tempDir, openPath } from './helpers'
 
 const GENCODE = 'ENST00000456328.2|ENSG00000290825.1|-|-|DDX11L2-202|DDX11L2|1657|lncRNA|'
 
@@ -133,70 +132,6 @@ test('the drop area opens the file chooser, and says "tap" on touch screens', as
   await touch.close()
 })
 
-interface PageFile {
-  path: string
-  b64: string
-}
-
-/**
- * Drops a folder: Chromium gives a dropped folder's item a directory entry
- * (DataTransferItem.webkitGetAsEntry); a DataTransfer built in the page cannot hold one, so the
- * entries are built here with the same shape (name, isFile/isDirectory, file(), createReader()).
- */
-async function dropFolder(page: Page, name: string, files: PageFile[]): Promise<void> {
-  await page.evaluate(
-    ({ name, files }) => {
-      type Node = { name: string; file?: File; children?: Map<string, Node> }
-      const root: Node = { name, children: new Map() }
-      for (const f of files) {
-        const parts = f.path.split('/')
-        let dir = root
-        for (const part of parts.slice(0, -1)) {
-          const kids = dir.children ?? new Map<string, Node>()
-          const next = kids.get(part) ?? { name: part, children: new Map() }
-          kids.set(part, next)
-          dir = next
-        }
-        const bin = atob(f.b64)
-        const data = Uint8Array.from(bin, (c) => c.charCodeAt(0))
-        dir.children?.set(parts.at(-1) ?? '', { name: parts.at(-1) ?? '', file: new File([data], parts.at(-1) ?? '') })
-      }
-      const entry = (node: Node): object =>
-        node.file
-          ? {
-              name: node.name,
-              isFile: true,
-              isDirectory: false,
-              file: (ok: (f: File) => void) => {
-                ok(node.file as File)
-              },
-            }
-          : {
-              name: node.name,
-              isFile: false,
-              isDirectory: true,
-              createReader: () => {
-                let done = false
-                return {
-                  readEntries: (ok: (e: object[]) => void) => {
-                    ok(done ? [] : [...(node.children?.values() ?? [])].map(entry))
-                    done = true
-                  },
-                }
-              },
-            }
-      // What Chromium puts in `files` for a folder: a 4 kB "file" that cannot be read.
-      const dt = new DataTransfer()
-      dt.items.add(new File([new Uint8Array(4096)], name))
-      Object.defineProperty(dt, 'items', { value: [{ kind: 'file', webkitGetAsEntry: () => entry(root) }] })
-      for (const type of ['dragenter', 'dragover', 'drop']) {
-        document.body.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }))
-      }
-    },
-    { name, files },
-  )
-}
-
 const b64 = (bytes: Uint8Array | string): string => Buffer.from(bytes).toString('base64')
 
 test('a dropped folder is named a folder; its RAD file opens and its JSON sidecars show', async ({ page }) => {
@@ -234,7 +169,7 @@ test('a folder of several RAD files offers them; one without says so', async ({ 
     { path: 'map.collated.rad', b64: sample },
   ])
   const choice = page.getByTestId('drop-choice')
-  await expect(choice).toContainText('It holds 2 RAD files: choose one to open.')
+  await expect(choice).toContainText('You dropped a folder, af_out: 2 RAD files, side by side below.')
   await expect(page.getByTestId('file-view')).toHaveCount(0)
   await choice.locator('[data-testid="drop-candidate"][data-path="map.rad"]').click()
   await expect(recordRow(page, 0)).toBeVisible()
@@ -244,7 +179,7 @@ test('a folder of several RAD files offers them; one without says so', async ({ 
   await expect(choice).toContainText('You dropped a folder, empty_out. It holds no RAD file')
 })
 
-test('dropping several files says which one was opened and offers the others', async ({ page }) => {
+test('dropping several files, two of them RAD files: a study of the two, and each can be opened', async ({ page }) => {
   await page.goto('/')
   await page.evaluate(
     async ({ b64 }) => {
@@ -260,12 +195,13 @@ test('dropping several files says which one was opened and offers the others', a
   )
   const choice = page.getByTestId('drop-choice')
   await expect(choice).toHaveAttribute('data-kind', 'files')
-  await expect(choice).toContainText('You dropped 3 files; opened map.rad.')
+  await expect(choice).toContainText('You dropped 3 files: 2 RAD files, side by side below.')
   await expect(choice.getByTestId('drop-candidate')).toHaveCount(3)
-  await expect(choice.locator('[data-path="map.rad"]')).toHaveAttribute('aria-pressed', 'true')
+  await expect(page.getByTestId('study-row')).toHaveCount(2)
   await choice.locator('[data-path="other.rad"]').click()
   await expect(page.getByTestId('index-status')).toContainText('other.rad')
   await expect(choice).toContainText('opened other.rad')
+  await expect(page.getByTestId('study-back')).toBeVisible()
 })
 
 test('a file that is not RAD shows its diagnosis once, with no scan figures', async ({ page }) => {

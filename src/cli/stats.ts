@@ -5,7 +5,7 @@ import { integrityStatus } from '../rad/checks/integrity'
 import { inferSemantics } from '../rad/prelude/semantics'
 import type { Semantics } from '../rad/prelude/semantics'
 import { createStatsAccumulator, statsJson, statsTsvText } from '../rad/stats'
-import type { StatsJson, StatsState } from '../rad/stats'
+import type { StatsState } from '../rad/stats'
 import type { Prelude } from '../rad/types'
 import type { ByteSource } from '../io/byteSource'
 import { openRad } from '../io/openRad'
@@ -20,9 +20,8 @@ import { reportLine } from './output'
 import { cellFigures, readAnnotations } from './cellStats'
 import type { CellArgs, CellFigures } from './cellStats'
 import { cellSummary, headline, summary, writeAlerts } from './statsText'
-import type { CellsJson } from '../rad/cells'
 import { summaryOf } from '../rad/report/summary'
-import type { StatsSummary } from '../rad/report/summary'
+import type { SampleJson } from '../rad/report/summary'
 import type { MapInfo } from '../rad/report/mapInfo'
 
 export type StatsFormat = 'summary' | 'json' | 'tsv'
@@ -115,9 +114,6 @@ export async function firstPass(source: ByteSource, prelude: Prelude, sem: Seman
     store.close()
   }
 }
-
-/** One file's statistics as `--json` prints them: the pass's figures, the cells pass's keys, the summary. */
-export type SampleJson = StatsJson & Partial<CellsJson> & { summary: StatsSummary }
 
 export interface SampleStats {
   json: SampleJson

@@ -39,12 +39,20 @@ function openSession(
 export function useRadSession(): {
   session: RadSession | undefined
   open: (source: SourceSpec, sidecar?: File) => void
+  /** Disposes the open file's session: nothing is open (a study's Back). */
+  close: () => void
 } {
   const [session, setSession] = useState<RadSession | undefined>(undefined)
   const current = useRef<RadSession | undefined>(undefined)
 
   const open = useCallback((source: SourceSpec, sidecar?: File) => {
     openSession({ current, set: setSession }, source, sidecar, undefined)
+  }, [])
+
+  const close = useCallback(() => {
+    current.current?.dispose()
+    current.current = undefined
+    setSession(undefined)
   }, [])
 
   useEffect(
@@ -55,7 +63,7 @@ export function useRadSession(): {
     [],
   )
 
-  return { session, open }
+  return { session, open, close }
 }
 
 export function useSessionState(session: RadSession): SessionState {

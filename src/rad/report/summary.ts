@@ -17,6 +17,9 @@ export interface SummaryAlert {
   text: string
 }
 
+/** One file's statistics as `rad stats --json` prints them: the figures, the cells pass's keys, the summary. */
+export type SampleJson = StatsJson & Partial<CellsJson> & { summary: StatsSummary }
+
 export interface StatsSummary {
   /** The cells of the cut-off (the knee by default); null without barcodes. */
   cells: number | null

@@ -2,7 +2,8 @@ import { useEffect, useRef } from 'react'
 import { prewarmIndexWorker } from '../../session'
 import { DropChoice } from '../open/DropChoice'
 import { DropZone } from '../open/DropZone'
-import { mapInfoOf } from '../open/dropPlan'
+import { mapInfoOf, planFiles } from '../open/dropPlan'
+import { StudySection } from '../study/StudySection'
 import { ErrorBoundary } from './ErrorBoundary'
 import { FileView } from '../file/FileView'
 import { HelpPanel } from './HelpPanel'
@@ -13,6 +14,8 @@ import { TopBar } from './TopBar'
 import { useDeepLink, useLinkedPanel } from '../persist/useDeepLink'
 import { useHelpKeys } from './useHelpKeys'
 import { useOpenRequests } from '../open/useOpenRequests'
+import type { Dropped } from '../open/useOpenRequests'
+import type { DroppedFile } from '../open/dropPlan'
 import { useRadSession } from '../useRadSession'
 import { useRecentFiles } from '../persist/useRecentFiles'
 
@@ -23,20 +26,33 @@ import { useRecentFiles } from '../persist/useRecentFiles'
  * the old one, so no stale rows or figures can show.
  */
 export function App() {
-  const { session, open } = useRadSession()
+  const { session, open, close } = useRadSession()
   const link = useDeepLink()
   const recent = useRecentFiles()
   const [helpOpen, setHelpOpen] = useLinkedPanel(link, 'help')
   useHelpKeys(helpOpen, setHelpOpen)
   const fileInput = useRef<HTMLInputElement>(null)
   useEffect(prewarmIndexWorker, [])
-  const { sampleError, dropped, openSource, openFile, openUrl, openOther, openDropped, onPlan, openSample } =
-    useOpenRequests(open)
+  const {
+    sampleError,
+    dropped,
+    openSource,
+    openFile,
+    openUrl,
+    openOther,
+    openDropped,
+    onPlan,
+    openSample,
+    backToStudy,
+  } = useOpenRequests(open, close)
 
   return (
     <div className="app">
       <TopBar
         onFile={openOther}
+        onFiles={(files) => {
+          onPlan(planFiles(files.map((file) => ({ path: file.name, file }))))
+        }}
         onSample={openSample}
         onUrl={openUrl}
         input={fileInput}
@@ -58,13 +74,12 @@ export function App() {
         </div>
       )}
       {dropped && (
-        <DropChoice
-          plan={dropped.plan}
-          sidecars={dropped.sidecars}
-          opened={dropped.opened}
+        <DropPanels
+          dropped={dropped}
           onOpen={(file) => {
             openDropped(dropped.plan, file)
           }}
+          onBack={backToStudy}
         />
       )}
       {session ? (
@@ -107,5 +122,25 @@ export function App() {
       )}
       <DropZone onFile={openOther} onPlan={onPlan} />
     </div>
+  )
+}
+
+/** What a drop of a folder or several files shows: which files, the run's files, and a study of several RAD files. */
+function DropPanels({
+  dropped,
+  onOpen,
+  onBack,
+}: {
+  dropped: Dropped
+  onOpen: (file: DroppedFile) => void
+  onBack: () => void
+}) {
+  return (
+    <>
+      <DropChoice plan={dropped.plan} sidecars={dropped.sidecars} opened={dropped.opened} onOpen={onOpen} />
+      {dropped.plan.study.length > 1 && (
+        <StudySection plan={dropped.plan} opened={dropped.opened} onOpen={onOpen} onBack={onBack} />
+      )}
+    </>
   )
 }

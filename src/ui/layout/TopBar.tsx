@@ -4,6 +4,8 @@ import { ThemeToggle } from './ThemeToggle'
 
 interface Props {
   onFile: (file: File) => void
+  /** Several files chosen at once (a study, or a RAD file with its annotations). */
+  onFiles: (files: File[]) => void
   onSample: () => void
   onUrl: (url: string) => void
   /** The file input, shared with the idle page's drop area (a click there opens the same chooser). */
@@ -13,12 +15,13 @@ interface Props {
 }
 
 /** Title, "Open file" (a hidden file input), "Try a sample" and the privacy note. */
-export function TopBar({ onFile, onSample, onUrl, input, helpOpen, onHelp }: Props) {
+export function TopBar({ onFile, onFiles, onSample, onUrl, input, helpOpen, onHelp }: Props) {
   const onChange = (ev: ChangeEvent<HTMLInputElement>) => {
-    const file = ev.target.files?.[0]
+    const files = [...(ev.target.files ?? [])]
     // Reset so choosing the same file again still fires a change.
     ev.target.value = ''
-    if (file) onFile(file)
+    if (files.length > 1) onFiles(files)
+    else if (files[0]) onFile(files[0])
   }
   return (
     <header className="topbar">
@@ -51,6 +54,7 @@ export function TopBar({ onFile, onSample, onUrl, input, helpOpen, onHelp }: Pro
         <input
           ref={input}
           type="file"
+          multiple
           data-testid="file-input"
           className="visually-hidden"
           // Reached through "Open file…": hidden from assistive technology too, not a second button.

@@ -11,6 +11,11 @@ interface Props {
 }
 
 function heading(plan: DropPlan, opened: string | undefined): string {
+  if (plan.study.length > 1) {
+    const what = plan.kind === 'folder' ? `a folder, ${plan.name}` : plan.name
+    const study = `${String(plan.study.length)} RAD files, side by side below`
+    return opened === undefined ? `You dropped ${what}: ${study}.` : `You dropped ${what}: ${study}; opened ${opened}.`
+  }
   if (plan.kind === 'files') {
     return `You dropped ${plan.name}; ${opened === undefined ? 'choose one to open' : `opened ${opened}`}.`
   }

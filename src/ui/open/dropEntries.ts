@@ -5,8 +5,11 @@
 import { planFiles, planFolder } from './dropPlan'
 import type { DropPlan, DroppedFile, Sidecar } from './dropPlan'
 
-/** A folder is read this deep: RAD files at its top, sidecars also in `aux_info/` (docs/format.md §8). */
-const MAX_DEPTH = 2
+/**
+ * A folder is read this deep: RAD files at its top or in runs below it (a study of
+ * `<sample>/af_map/map.rad`), sidecars also in `aux_info/` (docs/format.md §8).
+ */
+const MAX_DEPTH = 5
 
 function isDirectory(entry: FileSystemEntry): entry is FileSystemDirectoryEntry {
   return entry.isDirectory

@@ -24,8 +24,10 @@ export interface DropPlan {
   name: string
   /** RAD files to offer (for several files: every file dropped). */
   candidates: DroppedFile[]
-  /** Opened right away: a folder's only RAD file, or the first RAD file of several. */
+  /** Opened right away: the only RAD file of a folder or of several files; none for a study. */
   open: DroppedFile | undefined
+  /** Two RAD files or more: a study, compared side by side (docs/study.md); else empty. */
+  study: DroppedFile[]
   /** JSON files to read and show (§8: map_info.json, aux_info/*.json, collate.json, …). */
   sidecarFiles: DroppedFile[]
   /** Other files a mapping run writes (runFileRole), said for what they are. */
@@ -118,7 +120,7 @@ function sidecars(files: readonly DroppedFile[]): DroppedFile[] {
   return files.filter((f) => JSON_NAME.test(f.path) && f.file.size <= SIDECAR_MAX_BYTES)
 }
 
-/** A dropped folder: offer its RAD files, open the only one, read its JSON sidecars. */
+/** A dropped folder: offer its RAD files, open the only one (a study of several), read its JSON sidecars. */
 export function planFolder(name: string, files: readonly DroppedFile[]): DropPlan {
   const rad = files.filter((f) => looksLikeRad(f.path))
   const open = rad.length === 1 ? rad[0] : undefined
@@ -127,6 +129,7 @@ export function planFolder(name: string, files: readonly DroppedFile[]): DropPla
     name,
     candidates: rad,
     open,
+    study: rad.length > 1 ? rad : [],
     sidecarFiles: sidecars(files),
     runFiles: runFiles(files),
     indexes: indexes(files),
@@ -135,16 +138,20 @@ export function planFolder(name: string, files: readonly DroppedFile[]): DropPla
 }
 
 /**
- * Several dropped files: open the first RAD-named one, else the largest (annotation files dropped
- * beside a RAD file are small beside it); offer them all.
+ * Several dropped files: two RAD-named files or more are a study (none opened); else open the
+ * RAD-named one, else the largest (annotation files dropped beside a RAD file are small beside
+ * it); offer them all.
  */
 export function planFiles(files: readonly DroppedFile[]): DropPlan {
-  const open = files.find((f) => looksLikeRad(f.path)) ?? largest(files.filter((f) => isOpenable(f.path))) ?? files[0]
+  const rad = files.filter((f) => looksLikeRad(f.path))
+  const single = rad[0] ?? largest(files.filter((f) => isOpenable(f.path))) ?? files[0]
+  const open = rad.length > 1 ? undefined : single
   return {
     kind: 'files',
     name: `${String(files.length)} files`,
     candidates: files.filter((f) => isOpenable(f.path)),
     open,
+    study: rad.length > 1 ? rad : [],
     sidecarFiles: sidecars(files),
     runFiles: runFiles(files),
     indexes: indexes(files),

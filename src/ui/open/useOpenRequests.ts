@@ -19,7 +19,7 @@ export interface Dropped {
  * Every way the page opens a file: chosen, dropped (a file, or a folder with its sidecars), by URL
  * (the Open URL field, `?url=`), or the sample. `open` starts the session (useRadSession).
  */
-export function useOpenRequests(open: (source: SourceSpec, sidecar?: File) => void) {
+export function useOpenRequests(open: (source: SourceSpec, sidecar?: File) => void, close: () => void) {
   const [sampleError, setSampleError] = useState<string | undefined>(undefined)
   const [dropped, setDropped] = useState<Dropped | undefined>(undefined)
   // Counts open requests, so a slow sample download never replaces a file opened meanwhile.
@@ -88,6 +88,13 @@ export function useOpenRequests(open: (source: SourceSpec, sidecar?: File) => vo
     [openDropped],
   )
 
+  /** From a study's sample back to the study: the sample's view closes. */
+  const backToStudy = useCallback(() => {
+    requests.current++
+    setDropped((d) => d && { ...d, opened: undefined })
+    close()
+  }, [close])
+
   const openSample = useCallback(() => {
     const request = ++requests.current
     setSampleError(undefined)
@@ -102,5 +109,16 @@ export function useOpenRequests(open: (source: SourceSpec, sidecar?: File) => vo
     )
   }, [openFile])
 
-  return { sampleError, dropped, openSource, openFile, openUrl, openOther, openDropped, onPlan, openSample }
+  return {
+    sampleError,
+    dropped,
+    openSource,
+    openFile,
+    openUrl,
+    openOther,
+    openDropped,
+    onPlan,
+    openSample,
+    backToStudy,
+  }
 }
