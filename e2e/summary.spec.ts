@@ -28,7 +28,10 @@ const FIGURES = [
   'mapping_rate',
 ] as const
 
-type Summary = Record<(typeof FIGURES)[number], number | string | null> & { alerts: { id: string }[] }
+type Summary = Record<(typeof FIGURES)[number], number | string | null> & {
+  alerts: { id: string }[]
+  expected_ori: { suggested: string } | null
+}
 
 function cliSummary(files: string[]): Summary {
   const args = ['bin/rad.mjs', 'stats', RAD, ...files, '--json']
@@ -77,7 +80,12 @@ test('without annotation files the summary is the CLI’s: the knee’s cells, t
   page,
 }) => {
   await openWith(page, [])
-  await expectSummary(page, cliSummary([]))
+  const want = cliSummary([])
+  await expectSummary(page, want)
+  await expect(page.getByTestId('summary-expected-ori')).toHaveAttribute(
+    'data-value',
+    must(want.expected_ori).suggested,
+  )
 })
 
 test('with a t2g, gene names and a permit list the summary and its alert are the CLI’s', async ({ page }) => {

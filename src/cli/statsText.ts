@@ -23,6 +23,11 @@ export function headline(s: StatsSummary): string[] {
     s.mapping_rate !== null ? `mapping rate ${pct(s.mapping_rate)}` : '',
   ].filter((x) => x !== '')
   if (more.length > 0) lines.push(more.join('; '))
+  const ori = s.expected_ori
+  if (ori) {
+    const disagree = ori.disagreeing > 0 ? `; ${pct(ori.disagreeing)} of alignments the other way` : ''
+    lines.push(`orientation: alevin-fry --expected-ori ${ori.suggested}${disagree}`)
+  }
   return lines
 }
 

@@ -30,10 +30,12 @@ interface Summary {
   valid_barcodes: number | null
   sequencing_saturation: number | null
   mapping_rate: number | null
+  expected_ori: { suggested: string; disagreeing: number } | null
   alerts: { id: string; level: string; text: string }[]
 }
 
 interface Json {
+  orientation: Record<string, number>
   records: number
   alignments: number
   umis: { sequencing_saturation: number }
@@ -69,6 +71,10 @@ describe('rad stats --json: summary', () => {
       null,
     ])
     expect(s.mapping_rate).toBeNull()
+    // 85 % of the fixture's alignments are forward: fw, with the reverse ones disagreeing.
+    const { fw = 0, rc = 0 } = json.orientation
+    expect(s.expected_ori?.suggested).toBe('fw')
+    expect(s.expected_ori?.disagreeing).toBeCloseTo(rc / (fw + rc), 12)
   })
 
   it('with a t2g, gene names and a permit list: each figure is its definition', async () => {

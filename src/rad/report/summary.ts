@@ -36,7 +36,31 @@ export interface StatsSummary {
   sequencing_saturation: number | null
   /** Reads mapped / reads processed, from map_info.json; null without. */
   mapping_rate: number | null
+  /** The `--expected-ori` for alevin-fry the alignments' orientations suggest; null without fw/rc counts. */
+  expected_ori: ExpectedOri | null
   alerts: SummaryAlert[]
+}
+
+/**
+ * alevin-fry's `--expected-ori` from the orientation counts: `fw` (or `rc`) when at least
+ * ORI_MAJORITY of the alignments are so, else `both`; `disagreeing` is the share of alignments
+ * that setting would set aside (0 for `both`).
+ */
+export interface ExpectedOri {
+  suggested: 'fw' | 'rc' | 'both'
+  disagreeing: number
+}
+
+export const ORI_MAJORITY = 0.75
+
+function expectedOri(orientation: Record<string, number> | null): ExpectedOri | null {
+  const fw = orientation?.fw ?? 0
+  const rc = orientation?.rc ?? 0
+  if (fw + rc === 0) return null
+  const fwShare = fw / (fw + rc)
+  if (fwShare >= ORI_MAJORITY) return { suggested: 'fw', disagreeing: 1 - fwShare }
+  if (1 - fwShare >= ORI_MAJORITY) return { suggested: 'rc', disagreeing: fwShare }
+  return { suggested: 'both', disagreeing: 0 }
 }
 
 /** Cell Ranger's thresholds (its web summary's alerts), and ours for a t2g that misses references. */
@@ -141,6 +165,7 @@ export function summaryOf(stats: StatsJson, o: SummaryInputs = {}): StatsSummary
     valid_barcodes: validBarcodeFraction(c),
     sequencing_saturation: stats.umis ? stats.umis.sequencing_saturation : null,
     mapping_rate: o.mapInfo ? o.mapInfo.mappingRate : null,
+    expected_ori: stats.barcodes ? expectedOri(stats.orientation) : null,
     alerts: [],
   }
   s.alerts = alertsOf(stats, s, c)

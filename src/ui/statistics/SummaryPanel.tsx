@@ -65,6 +65,16 @@ export function SummaryPanel({ summary: s, counting }: { summary: StatsSummary; 
           value={s.mapping_rate}
           text={share(s.mapping_rate)}
         />
+        {s.expected_ori && (
+          <StatFigure
+            testId="summary-expected-ori"
+            label="Expected orientation (alevin-fry)"
+            value={null}
+            text={s.expected_ori.suggested}
+            note={s.expected_ori.disagreeing > 0 ? `${fmtShare(s.expected_ori.disagreeing)} disagree` : undefined}
+            dataValue={s.expected_ori.suggested}
+          />
+        )}
       </dl>
       {s.alerts.length > 0 && (
         <ul className="summary-alerts" aria-label="Alerts">
