@@ -57,6 +57,7 @@ test('the annotations control gives the CLI figures, the plot and the JSON with 
   await expect(page.getByTestId('cells-panel')).toBeVisible({ timeout: 30_000 })
   await expectFigures(page, want)
   await expect(page.getByTestId('cells-plot').locator('canvas').first()).toBeVisible()
+  await expect(page.getByTestId('cells-umi-duplication').locator('canvas').first()).toBeVisible()
   const download = page.waitForEvent('download')
   await page.getByTestId('stats-save-json').click()
   const saved = JSON.parse(readFileSync(must(await (await download).path()), 'utf8')) as unknown

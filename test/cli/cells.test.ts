@@ -161,6 +161,25 @@ describe('rad stats --t2g', () => {
     for (const k of ['exact', 'corrected', 'ambiguous', 'absent']) expect(json.permit[k]).toBeGreaterThan(0)
   })
 
+  it('umi_duplication: reads per (cell, UMI) over every record of the cells', async () => {
+    const r = await runCli(['stats', SALMON_V3, '--t2g', T2G, '--json'])
+    const json = JSON.parse(r.stdout) as CellJson & {
+      umi_duplication: { histogram: [number, number][]; cells: number; of_cells: number }
+    }
+    const reads = new Map<string, number>()
+    for (const rec of recs) reads.set(rec.barcode, (reads.get(rec.barcode) ?? 0) + 1)
+    const perPair = new Map<string, number>()
+    for (const rec of recs) {
+      if ((reads.get(rec.barcode) ?? 0) < json.cells.min_reads) continue
+      const key = `${rec.barcode}\t${rec.umi}`
+      perPair.set(key, (perPair.get(key) ?? 0) + 1)
+    }
+    const histogram = new Map<number, number>()
+    for (const n of perPair.values()) histogram.set(n, (histogram.get(n) ?? 0) + 1)
+    expect(json.umi_duplication.histogram).toEqual([...histogram].sort((a, b) => a[0] - b[0]))
+    expect([json.umi_duplication.cells, json.umi_duplication.of_cells]).toEqual([json.cells.count, json.cells.count])
+  })
+
   it('--cells-tsv: one row per cell, reads descending, ties by barcode', async () => {
     const r = await runCli(['stats', SALMON_V3, '--t2g', T2G, '--gene-names', NAMES, '--cells-tsv'])
     expect(r.code, r.stderr).toBe(0)

@@ -15,6 +15,8 @@ import { AMBIGUOUS, SPLICED, UNSPLICED } from './annotations'
 import type { GeneMap } from './annotations'
 import { RadError } from '../errors'
 import { PartitionedSet } from './packedSet'
+import { UmiDuplication } from './umiDuplication'
+import type { UmiDuplicationJson } from './umiDuplication'
 
 /** No limit: the tables hold the cells' pairs exactly (their size is in docs/cells.md). */
 const UNBOUNDED = 2 ** 31 - 1
@@ -34,6 +36,7 @@ export interface CellQcState {
   /** Distinct barcodes (lo, hi) and their records; empty unless asked for (permit classes). */
   barcodeKeys: Uint32Array
   barcodeReads: Float64Array
+  umiDuplication: UmiDuplicationJson
   /** Per cell, its (gene, UMI) pairs by splicing status; only with a t2g that gives every status. */
   splicing: { spliced: Float64Array; unspliced: Float64Array; ambiguous: Float64Array } | undefined
 }
@@ -68,6 +71,8 @@ export class CellQc {
   private readonly refMask: number
   private unmapped = 0
   private records = 0
+  /** Reads per (cell, UMI) over the cells' records (umiDuplication.ts). */
+  private readonly duplication = new UmiDuplication()
   private readonly key = new Uint32Array(4)
 
   private readonly sem: Semantics
@@ -114,9 +119,11 @@ export class CellQc {
       const cell = this.cells.size > 0 ? this.cells.find(key, 0) : -1
       if (cell < 0) continue
       this.cellReads[cell]!++
-      if (gene < 0 || !v.umi) continue
+      if (!v.umi) continue
       const umiLo = v.umi.wide ? v.umi.data[2 * r]! : v.umi.data[r]!
       const umiHi = v.umi.wide ? v.umi.data[2 * r + 1]! : 0
+      this.duplication.add(cell, umiLo, umiHi)
+      if (gene < 0) continue
       if (this.geneSlots === 1) this.addPair(cell, gene, umiLo, umiHi)
       else {
         if (this.status & SPLICED) this.addPair(cell, 2 * gene, umiLo, umiHi)
@@ -254,6 +261,7 @@ export class CellQc {
       records: this.records,
       barcodeKeys: b ? b.keys.slice(0, 2 * b.size) : new Uint32Array(0),
       barcodeReads: b ? b.counts.slice(0, b.size) : new Float64Array(0),
+      umiDuplication: this.duplication.finish(n),
       splicing,
     }
   }

@@ -6,6 +6,7 @@ import { decode2bit } from '../text/display'
 import { meanMedian } from '../stats/json'
 import type { MeanMedian } from '../stats/statsTypes'
 import type { CellQcState } from './cellQc'
+import type { UmiDuplicationJson } from './umiDuplication'
 import type { PermitClass, PermitList } from './permitList'
 import { classifyBarcode, PERMIT_CLASSES } from './permitList'
 
@@ -36,6 +37,8 @@ export interface CellsJson {
     mito_genes: number
   }
   permit: ({ listed: number } & Record<PermitClass, number>) | null
+  /** Reads per (cell, UMI) over the cells' records (umiDuplication.ts). */
+  umi_duplication: UmiDuplicationJson
 }
 
 /** Per cell: the share of its (gene, UMI) pairs in mito genes (0 without pairs). */
@@ -112,6 +115,7 @@ export function cellsJson(s: CellQcState, o: CellsJsonOptions): CellsJson {
       mito_genes: o.mito.reduce((n, m) => n + m, 0),
     },
     permit: o.permit ? permitCounts(s, o.permit) : null,
+    umi_duplication: s.umiDuplication,
   }
 }
 

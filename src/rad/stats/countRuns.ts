@@ -24,7 +24,8 @@ function isRuns(d: Descending): d is CountRuns {
   return (d as Partial<CountRuns>).lengths !== undefined
 }
 
-function runsFrom(values: number[], lengths: number[]): CountRuns {
+/** Runs from their values (strictly descending) and lengths. */
+export function runsFrom(values: number[], lengths: number[]): CountRuns {
   let barcodes = 0
   let total = 0
   for (let i = 0; i < values.length; i++) {

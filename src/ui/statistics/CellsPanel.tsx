@@ -84,8 +84,28 @@ export function CellsPanel({ view, onPick }: { view: CellsView; onPick: (barcode
           yLabel="Cells"
           label="Cells by mitochondrial fraction"
         />
+        <UmiDuplicationPlot dup={json.umi_duplication} />
       </div>
       <CellsTable rows={rows} onPick={onPick} />
     </div>
+  )
+}
+
+/** Reads per (cell, UMI) over the cells' records (docs/cells.md, "UMI duplication"). */
+function UmiDuplicationPlot({ dup }: { dup: CellsJson['umi_duplication'] }) {
+  const sampled = dup.cells < dup.of_cells ? ` (${fmtCount(dup.cells)} of ${fmtCount(dup.of_cells)} cells)` : ''
+  return (
+    <figure className="cells-figure" data-testid="cells-umi-duplication" data-median={String(dup.reads_per_umi.median)}>
+      <figcaption>
+        Reads per UMI: median {dup.reads_per_umi.median}, mean {dup.reads_per_umi.mean.toFixed(2)}
+        {sampled}
+      </figcaption>
+      <HistogramPlot
+        rows={dup.histogram}
+        xLabel="Reads per (cell, UMI)"
+        yLabel="UMIs"
+        label="UMIs of the cells by their reads (UMI duplication)"
+      />
+    </figure>
   )
 }
