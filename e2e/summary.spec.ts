@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
-import type { Page } from '@playwright/test'
+import type { Download, Page } from '@playwright/test'
 import { FIXTURES, expectAccessible, must, tempDir } from './helpers'
 
 /**
@@ -93,6 +93,27 @@ test('with a t2g, gene names and a permit list the summary and its alert are the
   await openWith(page, files)
   await expectSummary(page, cliSummary(['--t2g', T2G, '--gene-names', NAMES, '--permit-list', PERMIT]))
   await expect(page.locator('[data-testid="summary-alert"][data-id="low-valid-barcodes"]')).toContainText('permit list')
+  // MultiQC files for the open file: rad stats FILE --multiqc DIR's, byte for byte.
+  const downloads: Promise<Download>[] = []
+  const heard = new Promise<void>((resolve) => {
+    page.on('download', (d) => {
+      downloads.push(Promise.resolve(d))
+      if (downloads.length === 2) resolve()
+    })
+  })
+  await page.getByTestId('stats-save-multiqc').click()
+  await heard
+  const dir = tempDir()
+  try {
+    const args = ['bin/rad.mjs', 'stats', RAD, '--t2g', T2G, '--gene-names', NAMES, '--permit-list', PERMIT]
+    execFileSync(process.execPath, [...args, '--multiqc', dir.dir], { encoding: 'utf8' })
+    for (const d of await Promise.all(downloads)) {
+      const name = d.suggestedFilename()
+      expect(readFileSync(must(await d.path()), 'utf8'), name).toBe(readFileSync(`${dir.dir}/${name}`, 'utf8'))
+    }
+  } finally {
+    dir.remove()
+  }
   await expectAccessible(page, 'the summary with an alert')
   await shoot(page, 'summary')
 })

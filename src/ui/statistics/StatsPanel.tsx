@@ -25,6 +25,8 @@ export interface StatsPanelProps {
   onSaveJson: (json: StatsJson) => void
   /** `rad stats FILE --tsv` (barcode, reads, distinct UMIs, above-knee flag), saved as a file. */
   onSaveTsv?: () => Promise<void>
+  /** `rad stats FILE --multiqc DIR`'s two files, for this file (docs/stats.md, "MultiQC"). */
+  onSaveMultiqc?: () => void
   /** Hears the knee plot's cut-off as it moves (the export of the cells above it). */
   onCutoff?: (cut: KneeCut) => void
   /** alevin-fry's --expect-cells / --force-cells, asked of the finished pass. */
@@ -67,6 +69,17 @@ export function StatsPanel(props: StatsPanelProps) {
             }}
           >
             Save JSON
+          </button>
+        )}
+        {json && view.phase === 'done' && props.onSaveMultiqc && (
+          <button
+            type="button"
+            className="btn btn-small"
+            data-testid="stats-save-multiqc"
+            title="MultiQC custom-content files (rad stats FILE --multiqc DIR): put them in a folder MultiQC reads"
+            onClick={props.onSaveMultiqc}
+          >
+            MultiQC files
           </button>
         )}
         {json?.barcodes && view.phase === 'done' && props.onSaveTsv && (

@@ -13,6 +13,8 @@ import type { MapInfo } from '../../rad/report/mapInfo'
 import { summaryOf } from '../../rad/report/summary'
 import type { CellsJson } from '../../rad/cells'
 import { SummaryPanel } from './SummaryPanel'
+import { barcodeRankJson, generalStatsTsv } from '../../rad/report/multiqc'
+import { sampleNames } from '../../rad/report/sampleNames'
 
 interface Props {
   session: RadSession
@@ -82,6 +84,16 @@ export function StatsSection(props: Props) {
           saveFile(new File([text], `${baseName(fileName)}.stats.tsv`, { type: 'text/tab-separated-values' }))
         })
       }
+      onSaveMultiqc={() => {
+        if (!json || !summary) return
+        const sample = {
+          sample: sampleNames([fileName])[0]!,
+          json: { ...withCells(json, reply), summary },
+          curve: view.report?.curve,
+        }
+        saveFile(new File([generalStatsTsv([sample])], 'rad_stats_mqc.tsv', { type: 'text/tab-separated-values' }))
+        saveFile(new File([barcodeRankJson([sample])], 'rad_barcode_rank_mqc.json', { type: 'application/json' }))
+      }}
       onCutoff={hearCut}
       summary={summary && statsDone ? <SummaryPanel summary={summary} counting={counting} /> : undefined}
       onAskCutoffs={(e, f) => stats.cutoffs(e, f)}
