@@ -154,3 +154,23 @@ test('the cut-off drives the cells: the slider’s cells are counted, in the sum
   await expect(page.getByTestId('summary-median-umis-per-cell')).not.toHaveAttribute('data-value', '')
   await expect(page.getByTestId('summary-cells').locator('dt')).toContainText('cut-off chosen')
 })
+
+test('room for the QC at 1440 × 900: expanded, the summary, plots and cells read without an inner scroll bar', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await openWith(page, [T2G, NAMES, PERMIT])
+  const panel = page.getByTestId('stats-panel')
+  await page.getByText('Plots and top lists').click()
+  await page.getByTestId('stats-expand').click()
+  await expect(page.getByTestId('stats-expand')).toHaveAttribute('aria-pressed', 'true')
+  const inner = await panel.evaluate((el) => el.scrollHeight - el.clientHeight)
+  expect(inner).toBeLessThanOrEqual(1)
+  // The records are still there, below: the page scrolls to them.
+  await page.getByTestId('record-row').first().scrollIntoViewIfNeeded()
+  await expect(page.getByTestId('record-row').first()).toBeInViewport()
+  await page.getByTestId('cells-panel').scrollIntoViewIfNeeded()
+  await page.screenshot({ path: `${SHOTS}/qc-expanded-1440-light.png`, fullPage: true })
+  await page.getByTestId('stats-expand').click()
+  expect(await panel.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true)
+})

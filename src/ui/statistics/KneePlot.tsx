@@ -28,7 +28,8 @@ const LOG = 3 as uPlot.Scale.Distr
  * the keyboard's way).
  */
 export function KneePlot({ curve, cutoff, onCutoff, marks }: Props) {
-  const data = useMemo<uPlot.AlignedData>(() => [curve.rank, curve.count], [curve])
+  // Two series that meet at the cut-off: the cells (ranks up to it) and the background after it.
+  const data = useMemo<uPlot.AlignedData>(() => splitAtCutoff(curve, cutoff), [curve, cutoff])
   const state = useRef({ cutoff, marks, curve, onCutoff })
   useLayoutEffect(() => {
     state.current = { cutoff, marks, curve, onCutoff }
@@ -44,7 +45,11 @@ export function KneePlot({ curve, cutoff, onCutoff, marks }: Props) {
       cursor: { drag: { x: false, y: false, setScale: false }, points: { show: false } },
       scales: { x: { distr: LOG, time: false }, y: { distr: LOG } },
       axes: [axis('Barcode rank'), { ...axis('Reads'), size: 60 }],
-      series: [{}, { stroke: () => themeColor('--accent'), width: 2, points: { show: false } }],
+      series: [
+        {},
+        { label: 'cells', stroke: () => themeColor('--accent'), width: 2, points: { show: false } },
+        { label: 'background', stroke: () => themeColor('--muted'), width: 2, points: { show: false } },
+      ],
       hooks: {
         draw: [
           (u) => {
@@ -90,10 +95,17 @@ export function KneePlot({ curve, cutoff, onCutoff, marks }: Props) {
       build={build}
       height={HEIGHT}
       onReady={ready}
-      label="Barcode-rank plot"
+      label="Barcode-rank plot: the cells up to the cut-off in colour, the background after it in grey"
       testId="knee-plot"
     />
   )
+}
+
+/** The curve as [rank, cells' counts (up to the cut-off), background's (from it)], null elsewhere. */
+function splitAtCutoff(curve: RankCurve, cutoff: number): uPlot.AlignedData {
+  const cells = Array.from(curve.count, (c, i) => (i <= cutoff ? c : null))
+  const background = Array.from(curve.count, (c, i) => (i >= cutoff ? c : null))
+  return [curve.rank, cells, background]
 }
 
 function axis(label: string): uPlot.Axis {

@@ -48,9 +48,11 @@ export interface StatsPanelProps {
 export function StatsPanel(props: StatsPanelProps) {
   const { view } = props
   const json = view.report?.json
+  // Compact by default (the records keep their room); expanded, the QC reads without an inner scroll bar.
+  const [expanded, setExpanded] = useState(false)
   return (
     <section
-      className="stats-panel"
+      className={expanded ? 'stats-panel stats-panel-expanded' : 'stats-panel'}
       data-testid="stats-panel"
       data-state={view.phase}
       data-source={view.restored ? (view.restoredFrom ?? 'cache') : 'pass'}
@@ -59,6 +61,22 @@ export function StatsPanel(props: StatsPanelProps) {
       <div className="stats-head">
         <h2 id="stats-title">Statistics</h2>
         <StatsStatus view={view} onCancel={props.onCancel} onRestart={props.onRestart} />
+        <button
+          type="button"
+          className="btn btn-small"
+          data-testid="stats-expand"
+          aria-pressed={expanded}
+          title={
+            expanded
+              ? 'Give the records their room again'
+              : 'Show the whole statistics panel; the page scrolls to the records'
+          }
+          onClick={() => {
+            setExpanded(!expanded)
+          }}
+        >
+          {expanded ? 'Compact' : 'Expand'}
+        </button>
         {json && view.phase === 'done' && (
           <button
             type="button"
