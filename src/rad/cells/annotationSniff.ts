@@ -15,28 +15,48 @@ const SAMPLE = 64 << 10
 /** A barcode, with Cell Ranger's gem-group suffix (`-1`) or without. */
 const SEQUENCE = /^[ACGTacgt]+(-\d+)?$/
 
+/** A file's kind, and which of its columns showed it, in words (the page says both). */
+export interface AnnotationEvidence {
+  kind: AnnotationKind | undefined
+  why: string
+}
+
+const lines = (n: number): string => `${String(n)} line${n === 1 ? '' : 's'}`
+
 /**
- * The kind of an annotation file, or undefined when it is none of them (binary,
- * empty, one column of anything but bases). A t2g and a gene-name table both
- * have two columns: a t2g's first column names references of the RAD file.
+ * The kind of an annotation file, and why, or undefined when it is none of them (binary, empty,
+ * one column of anything but bases). A t2g and a gene-name table both have two columns: a t2g's
+ * first column names references of the RAD file.
  */
-export function annotationKind(bytes: Uint8Array, refNames: ReadonlySet<string>): AnnotationKind | undefined {
+export function annotationEvidence(bytes: Uint8Array, refNames: ReadonlySet<string>): AnnotationEvidence {
   const head = bytes.subarray(0, SAMPLE)
-  if (head.includes(0)) return undefined
+  if (head.includes(0)) return { kind: undefined, why: 'binary data' }
   const text = decodeUtf8(head)
   const rows = [...tableRows(text)].slice(0, 200)
   // The sample may end inside a line: drop the last row unless the file ends there.
   if (bytes.length > SAMPLE) rows.pop()
-  const first = rows[0]?.[1]
-  if (!first) return undefined
+  if (!rows[0]?.[1]) return { kind: undefined, why: 'no lines' }
   const twoColumns = rows.every(([, cols]) => cols.length >= 2)
-  if (twoColumns && rows.some(([, cols]) => refNames.has(cols[0]!))) return 't2g'
+  const named = rows.filter(([, cols]) => refNames.has(cols[0]!)).length
+  if (twoColumns && named > 0) {
+    return {
+      kind: 't2g',
+      why: `column 1 names references of this file in ${lines(named)} of the first ${lines(rows.length)}`,
+    }
+  }
   // A first column of mostly barcodes (Cell Ranger's `-1` suffix allowed), with or without more
   // columns (a count beside each: the parser reads the first): a permit list, whose junk lines the
   // parser then names (parsePermitList), rather than gene names or a file of no kind.
   const barcodes = rows.filter(([, cols]) => SEQUENCE.test(cols[0]!)).length
-  if (barcodes > 0 && 2 * barcodes >= rows.length) return 'permit-list'
-  return twoColumns ? 'gene-names' : undefined
+  if (barcodes > 0 && 2 * barcodes >= rows.length) {
+    return { kind: 'permit-list', why: `column 1 is bases in ${lines(barcodes)} of the first ${lines(rows.length)}` }
+  }
+  if (twoColumns) return { kind: 'gene-names', why: 'two columns, and column 1 names none of this file’s references' }
+  return { kind: undefined, why: 'one column of something other than barcodes' }
+}
+
+export function annotationKind(bytes: Uint8Array, refNames: ReadonlySet<string>): AnnotationKind | undefined {
+  return annotationEvidence(bytes, refNames).kind
 }
 
 /** True when the bytes start with the gzip magic (a `.gz` permit list, whatever its name). */
@@ -49,7 +69,7 @@ export interface SortedAnnotations {
   t2g: NamedBytes | undefined
   geneNames: NamedBytes | undefined
   permitList: NamedBytes | undefined
-  kinds: { name: string; kind: AnnotationKind | undefined }[]
+  kinds: { name: string; kind: AnnotationKind | undefined; why: string }[]
 }
 
 const KIND_WORDS: Record<AnnotationKind, string> = {
@@ -66,8 +86,8 @@ export function sortAnnotations(files: readonly NamedBytes[], refNames: readonly
   const refs = new Set(refNames)
   const sorted: SortedAnnotations = { t2g: undefined, geneNames: undefined, permitList: undefined, kinds: [] }
   for (const file of files) {
-    const kind = annotationKind(file.bytes, refs)
-    sorted.kinds.push({ name: file.name, kind })
+    const { kind, why } = annotationEvidence(file.bytes, refs)
+    sorted.kinds.push({ name: file.name, kind, why })
     if (kind === undefined) continue
     const slot = kind === 't2g' ? 't2g' : kind === 'gene-names' ? 'geneNames' : 'permitList'
     const earlier = sorted[slot]

@@ -115,7 +115,8 @@ function TakenFor({ reply }: { reply: CellsReply }) {
       {reply.files.map((f, i) => (
         <span key={f.name}>
           {i > 0 && ' · '}
-          {f.name}: {f.kind ? KIND_NAMES[f.kind] : 'not used (none of the three)'}
+          {f.name}: {f.kind ? KIND_NAMES[f.kind] : 'not used (none of the three)'}{' '}
+          <span className="muted">({f.why})</span>
         </span>
       ))}
     </p>

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { annotationKind, cellsNotApplicable, isGzip, missingT2g, sortAnnotations } from '../../../src/rad/cells'
+import {
+  annotationEvidence,
+  annotationKind,
+  cellsNotApplicable,
+  isGzip,
+  missingT2g,
+  sortAnnotations,
+} from '../../../src/rad/cells'
 import { atacPiscemRs, bulk, multiBarcodeV2, salmonScRna } from '../../helpers/assays'
 import { radBytes } from '../../helpers/radWriter'
 import { readRad } from '../../helpers/read'
@@ -16,6 +23,10 @@ describe('annotationKind: by content, not by name', () => {
   it('tells the three fixtures apart, and refuses a RAD file and one-column junk', () => {
     expect(annotationKind(readFileSync(join(dir, 't2g.tsv')), refs)).toBe('t2g')
     expect(annotationKind(readFileSync(join(dir, 'gene_names.tsv')), refs)).toBe('gene-names')
+    // A gene-name table given as the t2g, or the reverse, is told by its content and says why.
+    expect(annotationEvidence(readFileSync(join(dir, 'gene_names.tsv')), refs).why).toBe(
+      'two columns, and column 1 names none of this file’s references',
+    )
     expect(annotationKind(readFileSync(join(dir, 'permit.txt')), refs)).toBe('permit-list')
     expect(annotationKind(readFileSync(SALMON_V3), refs)).toBeUndefined()
     expect(annotationKind(new TextEncoder().encode('hello\nworld\n'), refs)).toBeUndefined()
@@ -58,9 +69,13 @@ describe('sortAnnotations: the files given to the page, sorted by content', () =
     expect(sorted.permitList?.name).toBe('x')
     expect(sorted.geneNames).toBeUndefined()
     expect(sorted.kinds).toEqual([
-      { name: 'x', kind: 'permit-list' },
-      { name: 'notes.md', kind: undefined },
-      { name: 'y', kind: 't2g' },
+      { name: 'x', kind: 'permit-list', why: 'column 1 is bases in 200 lines of the first 200 lines' },
+      { name: 'notes.md', kind: undefined, why: 'one column of something other than barcodes' },
+      {
+        name: 'y',
+        kind: 't2g',
+        why: expect.stringMatching(/^column 1 names references of this file in \d+ lines of the first 200 lines$/),
+      },
     ])
     expect(missingT2g(sorted)).toBeUndefined()
   })
