@@ -74,7 +74,9 @@ describe('sortAnnotations: the files given to the page, sorted by content', () =
       {
         name: 'y',
         kind: 't2g',
-        why: expect.stringMatching(/^column 1 names references of this file in \d+ lines of the first 200 lines$/),
+        why: expect.stringMatching(
+          /^column 1 names references of this file in \d+ lines of the first 200 lines$/,
+        ) as unknown as string,
       },
     ])
     expect(missingT2g(sorted)).toBeUndefined()

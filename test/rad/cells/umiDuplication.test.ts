@@ -13,7 +13,7 @@ describe('UmiDuplication: reads per (cell, UMI), in bounded memory', () => {
       [1, 7],
       [1, 7],
     ] as const)
-      d.add(cell, umi, 0)
+      {d.add(cell, umi, 0)}
     d.add(1, 5, 9)
     expect(d.finish(2)).toEqual({
       histogram: [
