@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
+import { startRangeServer } from '../test/helpers/rangeServer'
 import { FIXTURES, dropFolder, expectAccessible, must } from './helpers'
 
 /**
@@ -90,4 +91,28 @@ test('a folder of af_map runs: samples named by their run folders; a row opens, 
   await expect(page.getByTestId('file-view')).toHaveCount(0)
   await expect(page.getByTestId('study-table')).toHaveAttribute('data-state', 'done')
   await expect(page.getByTestId('study-row').nth(1)).toHaveAttribute('data-cells', String(want[1]!.summary.cells))
+})
+
+test('a study of URLs from the address (?study=…): counted over HTTP, a sample opens and Back returns', async ({
+  page,
+}) => {
+  const server = await startRangeServer({
+    '/runs/pbmc_a/af_map/map.rad': new Uint8Array(readFileSync(FILES[0]!)),
+    '/runs/pbmc_b/af_map/map.rad': new Uint8Array(readFileSync(FILES[1]!)),
+  })
+  try {
+    const urls = ['/runs/pbmc_a/af_map/map.rad', '/runs/pbmc_b/af_map/map.rad'].map((p) => server.url(p))
+    const want = cliSamples(FILES.slice(0, 2))
+    await page.goto(`/?${urls.map((u) => `study=${encodeURIComponent(u)}`).join('&')}`)
+    await expectRows(page, want, ['pbmc_a', 'pbmc_b'])
+    await page.getByTestId('study-row').nth(0).getByRole('button').click()
+    await expect(page.getByTestId('file-name')).toHaveText('map.rad')
+    expect(new URL(page.url()).searchParams.get('url')).toBe(urls[0])
+    expect(new URL(page.url()).searchParams.getAll('study')).toEqual(urls)
+    await page.getByTestId('study-back').click()
+    await expect(page.getByTestId('study-table')).toHaveAttribute('data-state', 'done')
+    expect(new URL(page.url()).searchParams.get('url')).toBeNull()
+  } finally {
+    await server.close()
+  }
 })

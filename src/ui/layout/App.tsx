@@ -1,9 +1,9 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useMemo, useRef } from 'react'
 import { prewarmIndexWorker } from '../../session'
 import { DropChoice } from '../open/DropChoice'
 import { DropZone } from '../open/DropZone'
 import { mapInfoOf, planFiles } from '../open/dropPlan'
-import { StudySection } from '../study/StudySection'
+import { StudySection, samplesOfDrop, samplesOfUrls } from '../study/StudySection'
 import { ErrorBoundary } from './ErrorBoundary'
 import { FileView } from '../file/FileView'
 import { HelpPanel } from './HelpPanel'
@@ -15,6 +15,7 @@ import { useDeepLink, useLinkedPanel } from '../persist/useDeepLink'
 import { useHelpKeys } from './useHelpKeys'
 import { useOpenRequests } from '../open/useOpenRequests'
 import type { Dropped } from '../open/useOpenRequests'
+import type { UrlStudy } from '../open/useUrlStudy'
 import type { DroppedFile } from '../open/dropPlan'
 import { useRadSession } from '../useRadSession'
 import { useRecentFiles } from '../persist/useRecentFiles'
@@ -33,18 +34,8 @@ export function App() {
   useHelpKeys(helpOpen, setHelpOpen)
   const fileInput = useRef<HTMLInputElement>(null)
   useEffect(prewarmIndexWorker, [])
-  const {
-    sampleError,
-    dropped,
-    openSource,
-    openFile,
-    openUrl,
-    openOther,
-    openDropped,
-    onPlan,
-    openSample,
-    backToStudy,
-  } = useOpenRequests(open, close)
+  const requests = useOpenRequests(open, close)
+  const { sampleError, dropped, openSource, openFile, openUrl, openOther, openDropped, onPlan, openSample } = requests
 
   return (
     <div className="app">
@@ -79,8 +70,11 @@ export function App() {
           onOpen={(file) => {
             openDropped(dropped.plan, file)
           }}
-          onBack={backToStudy}
+          onBack={requests.backToStudy}
         />
+      )}
+      {requests.urlStudy && (
+        <UrlStudyPanel study={requests.urlStudy} onOpen={requests.openUrlSample} onBack={requests.backToStudy} />
       )}
       {session ? (
         // Keyed like the view: a new file gets a fresh boundary, and an exception in one file's view leaves the top bar.
@@ -135,12 +129,45 @@ function DropPanels({
   onOpen: (file: DroppedFile) => void
   onBack: () => void
 }) {
+  const { plan } = dropped
+  const samples = useMemo(() => samplesOfDrop(plan), [plan])
   return (
     <>
-      <DropChoice plan={dropped.plan} sidecars={dropped.sidecars} opened={dropped.opened} onOpen={onOpen} />
-      {dropped.plan.study.length > 1 && (
-        <StudySection plan={dropped.plan} opened={dropped.opened} onOpen={onOpen} onBack={onBack} />
+      <DropChoice plan={plan} sidecars={dropped.sidecars} opened={dropped.opened} onOpen={onOpen} />
+      {samples.length > 1 && (
+        <StudySection
+          samples={samples}
+          opened={dropped.opened}
+          onOpen={(sample) => {
+            const file = plan.study.find((f) => f.path === sample.path)
+            if (file) onOpen(file)
+          }}
+          onBack={onBack}
+        />
       )}
     </>
+  )
+}
+
+/** A study of URLs from the address (`?study=A&study=B`, docs/study.md). */
+function UrlStudyPanel({
+  study,
+  onOpen,
+  onBack,
+}: {
+  study: UrlStudy
+  onOpen: (url: string) => void
+  onBack: () => void
+}) {
+  const samples = useMemo(() => samplesOfUrls(study.urls), [study.urls])
+  return (
+    <StudySection
+      samples={samples}
+      opened={study.opened}
+      onOpen={(sample) => {
+        onOpen(sample.path)
+      }}
+      onBack={onBack}
+    />
   )
 }

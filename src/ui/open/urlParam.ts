@@ -25,3 +25,18 @@ export function showUrlParam(url: string | undefined): void {
   const next = withUrlParam(location.href, url)
   if (next !== location.href) history.replaceState(history.state, '', next)
 }
+
+const STUDY = 'study'
+
+/** The `study` parameters of `search`: a study of URLs (`?study=A&study=B`, docs/study.md). */
+export function readStudyParam(search: string): string[] {
+  return new URLSearchParams(search).getAll(STUDY).filter((u) => u.trim() !== '')
+}
+
+/** `href` with its `study` parameters set to `urls` (removed when there are none). */
+export function withStudyParam(href: string, urls: readonly string[]): string {
+  const next = new URL(href)
+  next.searchParams.delete(STUDY)
+  for (const u of urls) next.searchParams.append(STUDY, u)
+  return next.href
+}

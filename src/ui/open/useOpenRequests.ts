@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { fetchFile, urlSpec } from '../../session'
 import type { SourceSpec } from '../../session'
 import { readSidecars } from './dropEntries'
 import { sidecarIndexFor } from './dropPlan'
 import type { DropPlan, DroppedFile, Sidecar } from './dropPlan'
-import { readUrlParam, showUrlParam } from './urlParam'
+import { showUrlParam } from './urlParam'
+import { useAddressOpen, useUrlStudy } from './useUrlStudy'
 
 const SAMPLE_URL = `${import.meta.env.BASE_URL}sample.rad`
 
@@ -39,36 +40,30 @@ export function useOpenRequests(open: (source: SourceSpec, sidecar?: File) => vo
     },
     [openSource],
   )
+  const urlStudy = useUrlStudy(openSource)
+  const { clear: leaveUrlStudy, back: backInUrlStudy } = urlStudy
   /** A URL from "Open URL…" or `?url=`: read by HTTP Range from its own server. */
   const openUrl = useCallback(
     (url: string) => {
       setDropped(undefined)
+      leaveUrlStudy()
       try {
         openSource(urlSpec(url, location.href))
       } catch (e) {
         setSampleError(`Could not open ${url}: ${e instanceof Error ? e.message : String(e)}`)
       }
     },
-    [openSource],
+    [openSource, leaveUrlStudy],
   )
-  // `?url=` in the page address: opened once, after the first render (the workers start outside React).
-  const urlParamSeen = useRef(false)
-  useEffect(() => {
-    if (urlParamSeen.current) return
-    urlParamSeen.current = true
-    const url = readUrlParam(location.search)
-    if (url === undefined) return
-    queueMicrotask(() => {
-      openUrl(url)
-    })
-  }, [openUrl])
+  useAddressOpen(openUrl, urlStudy.start)
   /** A file from outside a dropped folder: the folder's panel goes. */
   const openOther = useCallback(
     (file: File) => {
       setDropped(undefined)
+      leaveUrlStudy()
       openFile(file)
     },
-    [openFile],
+    [openFile, leaveUrlStudy],
   )
   const openDropped = useCallback(
     (plan: DropPlan, file: DroppedFile) => {
@@ -79,21 +74,24 @@ export function useOpenRequests(open: (source: SourceSpec, sidecar?: File) => vo
   )
   const onPlan = useCallback(
     (plan: DropPlan) => {
+      leaveUrlStudy()
       setDropped({ plan, sidecars: [], opened: undefined })
       if (plan.open) openDropped(plan, plan.open)
       void readSidecars(plan.sidecarFiles).then((sidecars) => {
         setDropped((d) => (d?.plan === plan ? { ...d, sidecars } : d))
       })
     },
-    [openDropped],
+    [openDropped, leaveUrlStudy],
   )
 
   /** From a study's sample back to the study: the sample's view closes. */
   const backToStudy = useCallback(() => {
     requests.current++
     setDropped((d) => d && { ...d, opened: undefined })
+    backInUrlStudy()
+    showUrlParam(undefined)
     close()
-  }, [close])
+  }, [close, backInUrlStudy])
 
   const openSample = useCallback(() => {
     const request = ++requests.current
@@ -120,5 +118,7 @@ export function useOpenRequests(open: (source: SourceSpec, sidecar?: File) => vo
     onPlan,
     openSample,
     backToStudy,
+    urlStudy: urlStudy.study,
+    openUrlSample: urlStudy.open,
   }
 }

@@ -1,26 +1,38 @@
-import { useMemo } from 'react'
 import { sampleNames } from '../../rad/report/sampleNames'
 import { sidecarIndexFor } from '../open/dropPlan'
-import type { DropPlan, DroppedFile } from '../open/dropPlan'
+import type { DropPlan } from '../open/dropPlan'
+import { urlSpec } from '../../session'
 import { StudyView } from './StudyView'
 import { useStudy } from './useStudy'
 import type { StudySample } from './useStudy'
 
 interface Props {
-  plan: DropPlan
+  samples: readonly StudySample[]
   /** The sample open in the viewer (its path), if any: the study then shows its Back button only. */
   opened: string | undefined
-  onOpen: (file: DroppedFile) => void
+  onOpen: (sample: StudySample) => void
   onBack: () => void
 }
 
-function samplesOf(plan: DropPlan): StudySample[] {
+/** A drop's study: its RAD files, named by the study rule, each with the `.rdx` dropped beside it. */
+export function samplesOfDrop(plan: DropPlan): StudySample[] {
   const names = sampleNames(plan.study.map((f) => f.path))
   return plan.study.map((f, i) => ({
     sample: names[i]!,
     path: f.path,
-    file: f.file,
+    source: { kind: 'file', file: f.file },
     sidecar: sidecarIndexFor(plan, f.path)?.file,
+  }))
+}
+
+/** A study of URLs (`?study=…&study=…`): named by the study rule on their paths; a sidecar beside each is fetched. */
+export function samplesOfUrls(urls: readonly string[]): StudySample[] {
+  const names = sampleNames(urls.map((u) => new URL(u, location.href).pathname))
+  return urls.map((url, i) => ({
+    sample: names[i]!,
+    path: url,
+    source: urlSpec(url, location.href),
+    sidecar: undefined,
   }))
 }
 
@@ -28,8 +40,7 @@ function samplesOf(plan: DropPlan): StudySample[] {
  * A drop of several RAD files (docs/study.md): the study view, or, while one sample is open in the
  * viewer, the way back to it. Mounted for the whole drop, so the counting goes on meanwhile.
  */
-export function StudySection({ plan, opened, onOpen, onBack }: Props) {
-  const samples = useMemo(() => samplesOf(plan), [plan])
+export function StudySection({ samples, opened, onOpen, onBack }: Props) {
   const states = useStudy(samples)
   if (opened !== undefined) {
     return (
@@ -45,7 +56,7 @@ export function StudySection({ plan, opened, onOpen, onBack }: Props) {
       samples={samples}
       states={states}
       onOpen={(i) => {
-        onOpen(plan.study[i]!)
+        onOpen(samples[i]!)
       }}
     />
   )

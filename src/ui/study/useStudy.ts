@@ -1,16 +1,17 @@
 import { useEffect, useState } from 'react'
 import { openRadSource } from '../../session'
-import type { RadSession } from '../../session'
+import type { RadSession, SourceSpec } from '../../session'
 import { summaryOf } from '../../rad/report/summary'
 import type { SampleJson } from '../../rad/report/summary'
 import type { RankCurve } from '../../rad/stats/logDownsample'
 import { browserIndexCache } from '../persist/indexCache'
 
-/** A sample of the study: a RAD file, the name the study rule gave it, and its `.rdx` sidecar when dropped. */
+/** A sample of the study: a RAD file or URL, the name the study rule gave it, and its `.rdx` sidecar when dropped. */
 export interface StudySample {
   sample: string
+  /** The path inside the drop, or the URL. */
   path: string
-  file: File
+  source: SourceSpec
   sidecar: File | undefined
 }
 
@@ -44,10 +45,10 @@ function countSample(
   sample: StudySample,
   onState: (s: StudySampleState) => void,
 ): { promise: Promise<void>; stop: () => void } {
-  const session = openRadSource(
-    { kind: 'file', file: sample.file },
-    { indexCache: browserIndexCache, ...(sample.sidecar ? { sidecar: sample.sidecar } : {}) },
-  )
+  const session = openRadSource(sample.source, {
+    indexCache: browserIndexCache,
+    ...(sample.sidecar ? { sidecar: sample.sidecar } : {}),
+  })
   let settle: () => void = () => undefined
   const promise = new Promise<void>((resolve) => {
     settle = resolve
