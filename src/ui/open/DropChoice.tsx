@@ -64,6 +64,11 @@ export function DropChoice({ plan, sidecars, opened, onOpen }: Props) {
           <pre className="mono">{s.text}</pre>
         </details>
       ))}
+      {plan.skipped.map((f) => (
+        <p key={f.path} className="notice notice-warning" role="status" data-testid="drop-skipped" data-path={f.path}>
+          <span className="mono">{f.path}</span>: {f.why}
+        </p>
+      ))}
       {plan.runFiles.length > 0 && (
         <ul className="run-files">
           {plan.runFiles.map((f) => (

@@ -39,6 +39,8 @@ export interface DropPlan {
    * not RAD-named, JSON or `.rdx`, and not the one opened. The cells worker sorts them by content.
    */
   annotations: File[]
+  /** Files set aside, each with why (an annotation file past ANNOTATION_MAX_BYTES): said, never dropped silently. */
+  skipped: { path: string; why: string }[]
 }
 
 const RAD_NAME = /\.rad(\.sz)?$/i
@@ -110,10 +112,22 @@ export function sidecarIndexFor(plan: DropPlan, path: string): DroppedFile | und
   return named ?? (plan.indexes.length === 1 ? plan.indexes[0] : undefined)
 }
 
+function maybeAnnotation(f: DroppedFile, open: DroppedFile | undefined): boolean {
+  return f !== open && isOpenable(f.path) && !looksLikeRad(f.path)
+}
+
 function annotations(files: readonly DroppedFile[], open: DroppedFile | undefined): File[] {
+  return files.filter((f) => maybeAnnotation(f, open) && f.file.size <= ANNOTATION_MAX_BYTES).map((f) => f.file)
+}
+
+/** Files that could be annotations but are too large to read whole in the page: named, with the way round. */
+function skipped(files: readonly DroppedFile[], open: DroppedFile | undefined): DropPlan['skipped'] {
   return files
-    .filter((f) => f !== open && isOpenable(f.path) && !looksLikeRad(f.path) && f.file.size <= ANNOTATION_MAX_BYTES)
-    .map((f) => f.file)
+    .filter((f) => maybeAnnotation(f, open) && f.file.size > ANNOTATION_MAX_BYTES)
+    .map((f) => ({
+      path: f.path,
+      why: `not read as a t2g, gene names or permit list: over ${String(ANNOTATION_MAX_BYTES >> 20)} MiB, which the page reads whole (rad stats FILE --t2g ${f.path} counts it in the CLI)`,
+    }))
 }
 
 function sidecars(files: readonly DroppedFile[]): DroppedFile[] {
@@ -134,6 +148,7 @@ export function planFolder(name: string, files: readonly DroppedFile[]): DropPla
     runFiles: runFiles(files),
     indexes: indexes(files),
     annotations: annotations(files, open),
+    skipped: skipped(files, open),
   }
 }
 
@@ -156,6 +171,7 @@ export function planFiles(files: readonly DroppedFile[]): DropPlan {
     runFiles: runFiles(files),
     indexes: indexes(files),
     annotations: annotations(files, open),
+    skipped: skipped(files, open),
   }
 }
 

@@ -36,6 +36,19 @@ describe('a dropped mapping run: its files said for what they are', () => {
     expect(runFileRole('notes.txt')).toBeUndefined()
   })
 
+  it('an annotation file too large for the page is named with why, not dropped silently', () => {
+    const big = new File([], 'big.t2g.tsv')
+    Object.defineProperty(big, 'size', { value: 320 << 20 })
+    const plan = planFolder('run', [file('map.rad', 1000), { path: 'big.t2g.tsv', file: big }])
+    expect(plan.annotations).toEqual([])
+    expect(plan.skipped).toEqual([
+      {
+        path: 'big.t2g.tsv',
+        why: expect.stringMatching(/over 256 MiB.*rad stats FILE --t2g big\.t2g\.tsv/),
+      },
+    ])
+  })
+
   it('the mapping rate comes from map_info.json, else a meta_info.json that says it', () => {
     const meta = { path: 'aux_info/meta_info.json', text: '{"percent_mapped": 50}' }
     const piscem = { path: 'map_info.json', text: '{"num_processed": 10, "num_mapped": 9}' }
