@@ -2,6 +2,7 @@ import { readFileSync, rmSync, truncateSync, writeFileSync, openSync, writeSync,
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
+import { startRangeServer } from '../test/helpers/rangeServer'
 import { SAMPLE, expectedOfFile, must, recordRow, tempDir, withBadReference, writeRepeatedSample } from './helpers'
 
 /**
@@ -115,4 +116,35 @@ test('"Save the valid part" on a file changed since it was indexed fails with a 
   await expect(page.getByTestId('salvage-unavailable')).toContainText('cannot be saved')
   await expect(page.getByTestId('salvage')).toHaveCount(0)
   expect(downloads).toBe(0)
+})
+
+test('a URL whose bytes are swapped under the same ETag: a chunk that no longer agrees withdraws "Clean"', async ({
+  page,
+}) => {
+  const path = join(tmp.dir, 'served.rad')
+  const big = await writeRepeatedSample(path, COPIES)
+  const bytes = new Uint8Array(readFileSync(path))
+  const { scan } = await expectedOfFile(path)
+  const server = await startRangeServer({ '/map.rad': bytes })
+  try {
+    await page.goto(`/?url=${encodeURIComponent(server.url('/map.rad'))}`)
+    await expect(page.getByTestId('index-status')).toHaveAttribute('data-state', 'done')
+    await expect(page.getByTestId('integrity-status')).toHaveText('Clean')
+    // A chunk in the middle (away from the ends the fingerprint reads) has its record count (its
+    // header's bytes 4–7, docs/format.md §4.1) changed; same size, same ETag.
+    const swapped = bytes.slice()
+    const middle = scan.index.count >> 1
+    const view = new DataView(swapped.buffer)
+    const at = scan.index.offset[middle]! + 4
+    view.setUint32(at, view.getUint32(at, true) - 1, true)
+    server.setFile('/map.rad', swapped, { sameEtag: true })
+    expect(big.records).toBeGreaterThan(scan.index.firstRecord[middle]!)
+    await page.getByTestId('goto-record').fill(String(scan.index.firstRecord[middle]! + 1))
+    await page.getByTestId('goto-record').press('Enter')
+    await expect(page.getByTestId('error-banner')).toHaveAttribute('data-code', 'FILE_CHANGED')
+    await expect(page.getByTestId('integrity-panel')).toHaveAttribute('data-status', 'changed')
+    await expect(page.getByTestId('integrity-status')).not.toHaveText('Clean')
+  } finally {
+    await server.close()
+  }
 })

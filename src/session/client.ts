@@ -86,6 +86,7 @@ export class RadSession {
       (why) => {
         this.scan.dropKnownIndex(why)
       },
+      onFileChanged,
     )
     this.loader = new ChunkLoader({ index, pool, cache, claims, live, onFileChanged })
     const walkable = (): WalkableFile | undefined => this.walkable()

@@ -62,8 +62,8 @@ export interface RangeServer {
   origin: string
   url(path: string): string
   requests: RequestLog[]
-  /** Replace a file's bytes now (its ETag changes). */
-  setFile(path: string, bytes: Uint8Array): void
+  /** Replace a file's bytes now (its ETag changes, unless `sameEtag`: a server that gets it wrong). */
+  setFile(path: string, bytes: Uint8Array, opts?: { sameEtag?: boolean }): void
   /** Answers the requests `hold` keeps waiting, and holds no more. */
   release(): void
   close(): Promise<void>
@@ -146,9 +146,10 @@ export async function startRangeServer(
     origin,
     url: (path) => origin + path,
     requests,
-    setFile(path, bytes) {
+    setFile(path, bytes, o = {}) {
       const was = served.get(path)
-      served.set(path, { bytes, version: (was?.version ?? 0) + 1, hits: was?.hits ?? 0 })
+      const version = (was?.version ?? 0) + (o.sameEtag === true ? 0 : 1)
+      served.set(path, { bytes, version, hits: was?.hits ?? 0 })
     },
     release() {
       holding = undefined

@@ -2,6 +2,7 @@
  * What the session checks of an index it did not build itself (a sidecar, the page's cache:
  * docs/sidecar.md), and the salvaged file's name.
  */
+import { fileChanged } from '../../io/fileFingerprint'
 import { RadError, fmtInt } from '../../rad/errors'
 import type { ChunkColumns } from '../../rad/types'
 import type { IndexStore } from './indexStore'
@@ -42,19 +43,30 @@ export class IndexClaims {
   private readonly index: IndexStore
   private readonly current: () => { indexSource: IndexSource | undefined; summary: ScanSummary | undefined }
   private readonly onWrong: (why: string) => void
+  private readonly onChanged: (e: RadError) => void
   private reported = false
 
-  constructor(index: IndexStore, current: IndexClaims['current'], onWrong: (why: string) => void) {
+  constructor(
+    index: IndexStore,
+    current: IndexClaims['current'],
+    onWrong: (why: string) => void,
+    onChanged: (e: RadError) => void,
+  ) {
     this.index = index
     this.current = current
     this.onWrong = onWrong
+    this.onChanged = onChanged
   }
 
-  /** The chunk, when its header agrees with the index; throws otherwise, so its rows are never shown. */
+  /**
+   * The chunk, when its header agrees with the index; throws otherwise, so its rows are never shown.
+   * For an index this page walked, a header that no longer agrees means other bytes are served
+   * under the file's name (a URL swapped under the same ETag): the file changed (docs/integrity.md).
+   */
   matching(cols: ChunkColumns): ChunkColumns {
-    if (this.current().indexSource === 'scan') return cols
     const differs = headerMismatch(cols, this.index)
     if (differs === undefined) return cols
+    if (this.current().indexSource === 'scan') throw fileChanged(differs)
     this.report(differs)
     throw new RadError('BAD_CHUNK_HEADER', `${differs}: the index is being rebuilt`, cols.offset, cols.chunk)
   }
@@ -62,9 +74,14 @@ export class IndexClaims {
   /** A chunk that did not decode: the index's fault unless the failure says nothing of it or the verdict knew. */
   decodeFailed(chunk: number, e: unknown): void {
     const { indexSource, summary } = this.current()
-    if (indexSource === 'scan' || !(e instanceof RadError)) return
-    if (NOT_THE_INDEX.has(e.code) || summary?.damagedChunks.includes(chunk)) return
-    this.report(`chunk ${fmtInt(chunk)} at byte ${fmtInt(this.index.offset(chunk))} does not decode (${e.message})`)
+    if (!(e instanceof RadError) || NOT_THE_INDEX.has(e.code) || summary?.damagedChunks.includes(chunk)) return
+    const what = `chunk ${fmtInt(chunk)} at byte ${fmtInt(this.index.offset(chunk))} does not decode (${e.message})`
+    if (indexSource !== 'scan') {
+      this.report(what)
+      return
+    }
+    // Walked and checked by this page, now undecodable: other bytes than those checked (the verdict goes).
+    if (summary) this.onChanged(fileChanged(`${what}, though it did when the file was checked`))
   }
 
   private report(why: string): void {
