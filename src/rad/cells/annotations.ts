@@ -8,7 +8,7 @@ import { decodeUtf8Strict } from '../runtime'
 import { RadError } from '../errors'
 
 export interface GeneMap {
-  /** Gene ids in order of first appearance in the t2g. */
+  /** Gene ids of the file's references, in order of first appearance in the t2g. */
   genes: string[]
   /** Per reference id of the RAD file: its gene's index in `genes`, or -1 (not in the t2g). */
   geneOfRef: Int32Array
@@ -53,12 +53,18 @@ function lineAt(bytes: Uint8Array, at: number): number {
   return line
 }
 
-/** The table's rows as [line number, columns], skipping blank and `#` lines. */
+/**
+ * The table's rows as [line number, columns], skipping blank and `#` lines. Lines are cut from the
+ * text one at a time (no array of every line: a 300 MB t2g would hold millions of strings at once).
+ */
 export function* tableRows(text: string): Generator<[number, string[]]> {
   let line = 0
-  for (const raw of text.split('\n')) {
+  for (let start = 0; start < text.length;) {
+    const nl = text.indexOf('\n', start)
+    const end = nl < 0 ? text.length : nl
     line++
-    const row = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    const row = text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end)
+    start = end + 1
     if (row.trim() === '' || row.startsWith('#')) continue
     yield [line, row.split('\t')]
   }
@@ -75,32 +81,34 @@ function twoColumns(cols: string[], name: string, line: number, what: string): [
   return [a, b]
 }
 
-/** Parses a t2g against the file's reference names (exact names; docs/cells.md). */
+/**
+ * Parses a t2g against the file's reference names (exact names; docs/cells.md). Only the rows that
+ * name a reference of the file are kept (their genes, the line each was first seen on): a t2g of
+ * a bigger index costs the memory of the file's references, not of its own rows.
+ */
 export function parseT2g(text: string, refNames: readonly string[], name = 'the t2g'): GeneMap {
   const refIndex = new Map<string, number>()
   refNames.forEach((n, i) => refIndex.set(n, i))
   const geneIndex = new Map<string, number>()
   const genes: string[] = []
   const geneOfRef = new Int32Array(refNames.length).fill(-1)
-  const firstLine = new Map<string, number>()
+  const firstLineOfRef = new Float64Array(refNames.length)
   const statusOfRef = new Uint8Array(refNames.length)
   let rows = 0
   let matched = 0
   let withStatus = 0
+  let firstTx = ''
   for (const [line, cols] of tableRows(text)) {
     const [tx, gene] = twoColumns(cols, name, line, 'a transcript and a gene')
-    rows++
+    if (rows++ === 0) firstTx = tx
     const status = statusOf(cols[2])
     if (status !== 0) withStatus++
-    let g = geneIndex.get(gene)
-    if (g === undefined) {
-      g = genes.push(gene) - 1
-      geneIndex.set(gene, g)
-    }
-    const earlier = firstLine.get(tx)
-    if (earlier !== undefined) {
-      const before = genes[geneOfRef[refIndex.get(tx) ?? -1] ?? -1]
-      if (before !== undefined && before !== gene) {
+    const r = refIndex.get(tx)
+    if (r === undefined) continue
+    const earlier = firstLineOfRef[r]!
+    if (earlier > 0) {
+      const before = genes[geneOfRef[r]!]!
+      if (before !== gene) {
         throw new RadError(
           'BAD_VALUE',
           `${name} line ${String(line)}: ${tx} maps to ${gene}, but line ${String(earlier)} maps it to ${before}`,
@@ -108,19 +116,21 @@ export function parseT2g(text: string, refNames: readonly string[], name = 'the 
       }
       continue
     }
-    firstLine.set(tx, line)
-    const r = refIndex.get(tx)
-    if (r !== undefined) {
-      geneOfRef[r] = g
-      statusOfRef[r] = status
-      matched++
+    let g = geneIndex.get(gene)
+    if (g === undefined) {
+      g = genes.push(gene) - 1
+      geneIndex.set(gene, g)
     }
+    firstLineOfRef[r] = line
+    geneOfRef[r] = g
+    statusOfRef[r] = status
+    matched++
   }
   if (rows === 0) throw new RadError('BAD_VALUE', `${name} has no rows: expected a transcript and a gene per line`)
   if (matched === 0) {
     throw new RadError(
       'BAD_VALUE',
-      `${name}: none of its ${String(firstLine.size)} transcripts is a reference of this file (its first: "${[...firstLine.keys()][0] ?? ''}"; the file's first reference: "${refNames[0] ?? ''}")`,
+      `${name}: none of its ${String(rows)} transcripts is a reference of this file (its first: "${firstTx}"; the file's first reference: "${refNames[0] ?? ''}")`,
     )
   }
   return { genes, geneOfRef, matched, statusOfRef: withStatus === rows ? statusOfRef : undefined }
