@@ -15,12 +15,13 @@ import { bustoolsSection } from './bustools'
 import { appStatsSection } from './appStats'
 import { pageStatsSection } from './pageStats'
 import { permitListSection } from './permitList'
-import { generateInputs } from './generate'
+import { appCellsSection } from './appCells'
+import { DATA, generateInputs } from './generate'
 
 const ROOT = join(import.meta.dirname, '..')
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 /**
- * BENCH_ONLY=index,decode,stats,app,memory,scroll,cli,bustools,permit runs only those parts (the raw
+ * BENCH_ONLY=index,decode,stats,app,cells,memory,scroll,cli,bustools,permit runs only those parts (the raw
  * read grid runs with `index`) and prints them without touching results.md; BENCH_FILES
  * picks the files of the index part by substring (e.g. `collated-1m`).
  */
@@ -360,6 +361,7 @@ async function main(): Promise<void> {
     const bustools = wanted('bustools') ? bustoolsSection() : ''
     log('permit lists at 10x sizes…')
     const permitLists = wanted('permit') ? await permitListSection(RUNS) : ''
+    const appCells = wanted('cells') ? await appCellsSection(inputs.tenx1g.rad, join(DATA, 'tenx.t2g.tsv'), 2) : ''
     const app = { ...memory, frames }
     writeResults({
       version,
@@ -373,6 +375,7 @@ async function main(): Promise<void> {
       cli,
       bustools,
       permitLists,
+      appCells,
       source: inputs.salmonSourceKind,
     })
   } finally {
@@ -392,6 +395,8 @@ interface Results {
   bustools: string
   /** Markdown (permitList.ts). */
   permitLists: string
+  /** Markdown (appCells.ts): the cells pass in the app beside rad stats --t2g. */
+  appCells: string
   tenxStats: string
   /** Markdown (appStats.ts): the app from the drop to the statistics done. */
   appStats: string
@@ -477,6 +482,8 @@ ${r.tenxStats}
 ${r.appStats}
 ${r.bustools}
 ${r.permitLists}
+
+${r.appCells}
 ## Raw read grid (salmon-1g.rad, one worker)
 
 | block | in flight | GB/s |
