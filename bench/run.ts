@@ -16,12 +16,13 @@ import { appStatsSection } from './appStats'
 import { pageStatsSection } from './pageStats'
 import { permitListSection } from './permitList'
 import { appCellsSection } from './appCells'
+import { rendererOpensSection } from './rendererOpens'
 import { DATA, generateInputs } from './generate'
 
 const ROOT = join(import.meta.dirname, '..')
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 /**
- * BENCH_ONLY=index,decode,stats,app,cells,memory,scroll,cli,bustools,permit runs only those parts (the raw
+ * BENCH_ONLY=index,decode,stats,app,cells,opens,memory,scroll,cli,bustools,permit runs only those parts (the raw
  * read grid runs with `index`) and prints them without touching results.md; BENCH_FILES
  * picks the files of the index part by substring (e.g. `collated-1m`).
  */
@@ -361,6 +362,7 @@ async function main(): Promise<void> {
     const bustools = wanted('bustools') ? bustoolsSection() : ''
     log('permit lists at 10x sizes…')
     const permitLists = wanted('permit') ? await permitListSection(RUNS) : ''
+    const opens = wanted('opens') ? await rendererOpensSection() : ''
     const appCells = wanted('cells') ? await appCellsSection(inputs.tenx1g.rad, join(DATA, 'tenx.t2g.tsv'), 2) : ''
     const app = { ...memory, frames }
     writeResults({
@@ -376,6 +378,7 @@ async function main(): Promise<void> {
       bustools,
       permitLists,
       appCells,
+      opens,
       source: inputs.salmonSourceKind,
     })
   } finally {
@@ -397,6 +400,8 @@ interface Results {
   permitLists: string
   /** Markdown (appCells.ts): the cells pass in the app beside rad stats --t2g. */
   appCells: string
+  /** Markdown (rendererOpens.ts): the renderer's memory over many opened files. */
+  opens: string
   tenxStats: string
   /** Markdown (appStats.ts): the app from the drop to the statistics done. */
   appStats: string
@@ -484,6 +489,8 @@ ${r.bustools}
 ${r.permitLists}
 
 ${r.appCells}
+
+${r.opens}
 ## Raw read grid (salmon-1g.rad, one worker)
 
 | block | in flight | GB/s |

@@ -66,24 +66,32 @@ export function KneePlot({ curve, cutoff, onCutoff, marks }: Props) {
     }),
     [],
   )
+  const dragging = useRef(false)
   const ready = useCallback((u: uPlot) => {
     chartRef.current = u
-    let dragging = false
     const over = u.over
     const set = (ev: MouseEvent): void => {
       const rect = over.getBoundingClientRect()
       state.current.onCutoff(point(u, ev.clientX - rect.left))
     }
     over.addEventListener('mousedown', (ev) => {
-      dragging = true
+      dragging.current = true
       set(ev)
     })
     over.addEventListener('mousemove', (ev) => {
-      if (dragging) set(ev)
+      if (dragging.current) set(ev)
     })
-    window.addEventListener('mouseup', () => {
-      dragging = false
-    })
+  }, [])
+  // A drag ends wherever the button is let go. Removed with the plot: a listener left on the
+  // window kept every closed file's chart, and the page's tree with it (issue 40, renderer memory).
+  useEffect(() => {
+    const release = (): void => {
+      dragging.current = false
+    }
+    window.addEventListener('mouseup', release)
+    return () => {
+      window.removeEventListener('mouseup', release)
+    }
   }, [])
   // A new cut-off or marks: redraw the lines over the same curve.
   useEffect(() => {
