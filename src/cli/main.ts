@@ -44,7 +44,7 @@ interface Args {
   tmp: string | undefined
   /** `stats --map-info FILE`: the mapper's run statistics (mapInfoFile.ts). */
   mapInfo: string | undefined
-  /** `stats … --multiqc DIR`: MultiQC's custom-content files (multiqc.ts). */
+  /** `stats … --multiqc DIR`: MultiQC's custom-content files (multiqcFiles.ts). */
   multiqc: string | undefined
 }
 

@@ -9,7 +9,7 @@ import { barcodeRuns } from '../rad/stats'
 import { plural } from '../rad/errors'
 import { NodeFileSource } from './nodeFileSource'
 import { mapInfoPath, readMapInfo } from './mapInfoFile'
-import { writeMultiqc } from './multiqc'
+import { writeMultiqc } from './multiqcFiles'
 import type { MultiqcSample } from '../rad/report/multiqc'
 import type { Output } from './output'
 import { countSample } from './stats'
@@ -22,7 +22,7 @@ export interface StudyOptions {
   format: StatsFormat
   cells: CellArgs | undefined
   pass: PassOptions
-  /** `--multiqc DIR`: MultiQC's custom-content files (multiqc.ts). */
+  /** `--multiqc DIR`: MultiQC's custom-content files (multiqcFiles.ts). */
   multiqc: string | undefined
 }
 
