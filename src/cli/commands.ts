@@ -1,7 +1,6 @@
 import { makeCheckPlan } from '../rad/checks/valueChecks'
 import { integrityStatus, issueFromError } from '../rad/checks/integrity'
 import type { IntegrityStatus } from '../rad/checks/integrity'
-import { u32le } from '../rad/decode/chunk'
 import { decodeChunk } from '../rad/decode/decodeChunk'
 import { canonicalJson } from '../rad/text/display'
 import { RadError, plural } from '../rad/errors'
@@ -10,7 +9,6 @@ import { describeType } from '../rad/prelude/tags'
 import type { ChunkColumns, Prelude, TagDesc } from '../rad/types'
 import { dumpRecordJson } from '../rad/text/dumpLine'
 import { viewLines } from '../rad/text/viewLine'
-import { compileFilter, matchRecords } from '../rad/filter/recordFilter'
 import type { RecordFilter } from '../rad/filter/recordFilter'
 import { assessCompatibility } from '../rad/prelude/compatibility'
 import { compatibilityJson } from './compatJson'
@@ -18,9 +16,11 @@ import type { ByteSource } from '../io/byteSource'
 import { openRad } from '../io/openRad'
 import { scanChunks } from '../io/scanChunks'
 import type { ScanResult } from '../io/scanChunks'
+import { chosenRecords, scanNumberedChunks } from '../io/selectedRecords'
+import type { RecordSelection } from '../io/selectedRecords'
+import { filteredSelection } from './filterFlags'
 import { reportLine } from './output'
 import type { Output } from './output'
-import type { RecordSelection } from '../io/selectedRecords'
 
 function tagJson(tag: TagDesc): Record<string, unknown> {
   const out: Record<string, unknown> = { name: tag.name, type: describeType(tag.type), role: tag.role.kind }
@@ -116,66 +116,35 @@ export async function runValidate(file: ByteSource, out: Output): Promise<number
   return exitCodeOf(status)
 }
 
-/** Every record of the chunk, or only `records` (indices in the chunk, from a filter). */
-function recordIndices(cols: ChunkColumns, records: Uint32Array | undefined): ArrayLike<number> {
-  return records ?? Uint32Array.from({ length: cols.recordCount }, (_, r) => r)
-}
-
-function dumpChunk(cols: ChunkColumns, prelude: Prelude, out: Output, records?: Uint32Array): void {
-  const rs = recordIndices(cols, records)
-  for (let i = 0; i < rs.length; i++) out.write(`${dumpRecordJson(cols, rs[i] ?? 0, prelude)}\n`)
+function dumpChunk(cols: ChunkColumns, prelude: Prelude, out: Output, records: readonly number[]): void {
+  for (const r of records) out.write(`${dumpRecordJson(cols, r, prelude)}\n`)
 }
 
 /** The records `view` and `dump` print: a range of chunks (`--chunk N`, `--chunks A-B`) and of records (`--records A-B`). */
 export type PrintRange = Pick<RecordSelection, 'chunks' | 'records'>
 
-/** The chunk-relative numbers of a chunk's records within `records` (global numbers), among `matches` when given. */
-function inRecordRange(
-  n: number,
-  first: number,
-  records: readonly [number, number] | undefined,
-  matches: Uint32Array | undefined,
-): Uint32Array | undefined {
-  if (!records) return matches
-  const from = Math.max(0, records[0] - first)
-  const to = Math.min(n - 1, records[1] - first)
-  const all = matches ?? Uint32Array.from({ length: n }, (_, r) => r)
-  return all.filter((r) => r >= from && r <= to)
-}
-
 /**
- * Decodes chunks in file order and hands each to `emit`, with the indices of the records that
- * match `filter` and fall in `range` (undefined: every record); stops at the first error, or
- * past the range.
+ * Decodes the chunks of `range` in file order (the numbered walk, io/selectedRecords.ts)
+ * and hands each to `emit`, with the records in `range` that `filter` keeps (possibly
+ * none); a chunk that does not decode is listed and skipped, a damaged structure stops
+ * the walk, and every error is printed after what decoded.
  */
 async function eachChunk(
   file: ByteSource,
   out: Output,
   range: PrintRange,
-  emit: (cols: ChunkColumns, firstRecord: number, prelude: Prelude, matches: Uint32Array | undefined) => void,
+  emit: (cols: ChunkColumns, firstRecord: number, prelude: Prelude, records: readonly number[]) => void,
   filter?: RecordFilter,
 ): Promise<number> {
   const { source, prelude } = await openRad(file)
-  const compiled = filter ? compileFilter(filter, prelude, inferSemantics(prelude)) : undefined
-  const { chunks, records: wanted } = range
-  let records = 0
-  const scan = await scanChunks(source, prelude, {
-    onChunk: async (bytes, offset, chunk, convention) => {
-      // Every record a chunk header declares has its number, in a damaged chunk too
-      // (docs/integrity.md, "Record numbers"): the records after it keep theirs.
-      const first = records
-      records += u32le(bytes, 4)
-      if (chunks && chunk > chunks[1]) return true
-      if (chunks && chunk < chunks[0]) return false
-      if (wanted && records <= wanted[0]) return false
-      const cols = decodeChunk(bytes, offset, chunk, prelude, convention)
-      const matches = compiled ? matchRecords(cols, compiled) : undefined
-      emit(cols, first, prelude, inRecordRange(cols.recordCount, first, wanted, matches))
-      await out.maybeFlush()
-      return (chunks !== undefined && chunk >= chunks[1]) || (wanted !== undefined && records > wanted[1])
-    },
+  const sel = filteredSelection(prelude, range, filter)
+  const scan = await scanNumberedChunks(source, prelude, sel, async (c) => {
+    const cols = decodeChunk(c.bytes, c.offset, c.chunk, prelude, c.convention)
+    emit(cols, c.firstRecord, prelude, chosenRecords(sel, c.firstRecord, cols))
+    await out.maybeFlush()
+    return false
   })
-  if (!scan.error) beyondTheFile(range, scan.index.count, records)
+  if (!scan.error) beyondTheFile(range, scan.index.count, scan.records)
   await out.flush()
   return reportErrors(scan)
 }
@@ -210,8 +179,8 @@ export function runDump(file: ByteSource, out: Output, range: PrintRange, filter
     file,
     out,
     range,
-    (cols, _first, prelude, matches) => {
-      dumpChunk(cols, prelude, out, matches)
+    (cols, _first, prelude, records) => {
+      dumpChunk(cols, prelude, out, records)
     },
     filter,
   )
@@ -230,7 +199,7 @@ export async function runView(
     file,
     out,
     range,
-    (cols, first, prelude, matches) => {
+    (cols, first, prelude, records) => {
       sem ??= inferSemantics(prelude)
       if (header && !headerDone) {
         prelude.refNames.forEach((name, i) => {
@@ -238,7 +207,7 @@ export async function runView(
         })
         headerDone = true
       }
-      const lines = viewLines(cols, first, prelude, sem, matches)
+      const lines = viewLines(cols, first, prelude, sem, records)
       if (lines.length > 0) out.write(`${lines.join('\n')}\n`)
     },
     filter,

@@ -13,16 +13,27 @@ import type { ByteSource } from '../io/byteSource'
 import { openRad } from '../io/openRad'
 import { writeParquet } from '../io/parquetExport'
 import type { ParquetSummary } from '../io/parquetExport'
+import type { RecordSelection } from '../io/selectedRecords'
 import { RadError, plural } from '../rad/errors'
+import type { RecordFilter } from '../rad/filter/recordFilter'
 import { identifyProducer } from '../rad/prelude/producer'
-import { compileFilter, matchRecords } from '../rad/filter/recordFilter'
-import { inferSemantics } from '../rad/prelude/semantics'
-import type { ChunkColumns } from '../rad/types'
+import { filteredSelection } from './filterFlags'
 import { NodeFileSource } from './nodeFileSource'
 import { BrokenPipe } from './output'
 import type { Output } from './output'
 import { RefusedOutput, refuseOutputOverInput, writeOutput } from './safeOutput'
-import type { SubsetArgs } from './subset'
+
+/** What a Parquet export takes from the command line (main.ts reads it with subset's flags, takeSubsetFlags). */
+export interface ExportArgs {
+  /** `--chunks A-B`, `--records A-B`: one file's ranges (refused for a study). */
+  selection: RecordSelection
+  /** The record filter flags (filterFlags.ts), shared with view, dump and subset. */
+  filter?: RecordFilter | undefined
+  /** `--per record`: one Parquet row per record, not per alignment. */
+  perRecord: boolean
+  /** `--sample NAME` with `--out DIR`: the sample name instead of the file's. */
+  sample?: string | undefined
+}
 
 /** Progress lines on stderr: the first after this long, then at this interval. */
 const PROGRESS_MS = 5_000
@@ -41,12 +52,9 @@ function progressReporter(label: string): (rows: number) => void {
 }
 
 /** Writes one RAD file's chosen records to `outPath` as Parquet. */
-async function exportOne(file: ByteSource, outPath: string, args: SubsetArgs): Promise<ParquetSummary> {
+async function exportOne(file: ByteSource, outPath: string, args: ExportArgs): Promise<ParquetSummary> {
   const { source, prelude, container } = await openRad(file)
-  const compiled = args.filter ? compileFilter(args.filter, prelude, inferSemantics(prelude)) : undefined
-  const selection = compiled
-    ? { ...args.selection, match: (cols: ChunkColumns) => matchRecords(cols, compiled) }
-    : args.selection
+  const selection = filteredSelection(prelude, args.selection, args.filter)
   return writeOutput(outPath, (sink) =>
     writeParquet(source, prelude, selection, sink, {
       perRecord: args.perRecord,
@@ -65,7 +73,7 @@ function summaryLine(outPath: string, s: ParquetSummary): string {
 export async function runParquetExport(
   file: ByteSource,
   outPath: string,
-  args: SubsetArgs,
+  args: ExportArgs,
   out: Output,
 ): Promise<number> {
   out.write(summaryLine(outPath, await exportOne(file, outPath, args)))
@@ -103,7 +111,7 @@ function studyOutputs(files: readonly string[], outDir: string, named: string | 
 export async function runStudyExport(
   files: readonly string[],
   outDir: string,
-  args: SubsetArgs,
+  args: ExportArgs,
   out: Output,
 ): Promise<number> {
   if (args.selection.chunks || args.selection.records) {
@@ -130,7 +138,7 @@ export async function runStudyExport(
 }
 
 /** One input of a study into its sample's folder; the folder is removed again when the export fails and it is empty. */
-async function exportStudyInput(file: string, outPath: string, args: SubsetArgs): Promise<ParquetSummary> {
+async function exportStudyInput(file: string, outPath: string, args: ExportArgs): Promise<ParquetSummary> {
   const folder = join(outPath, '..')
   const made = mkdirSync(folder, { recursive: true }) !== undefined
   try {

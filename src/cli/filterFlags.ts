@@ -1,9 +1,14 @@
 /**
  * The record-filter flags shared by `view`, `dump` (and `subset`): read out of
  * the argument list into a RecordFilter (src/rad/filter/recordFilter.ts), leaving
- * the other arguments for the command's own parser.
+ * the other arguments for the command's own parser; and, once a file is open,
+ * the selection they make with --chunks and --records (filteredSelection).
  */
+import type { RecordSelection } from '../io/selectedRecords'
+import { compileFilter, matchRecords } from '../rad/filter/recordFilter'
 import type { Orientation, RecordFilter } from '../rad/filter/recordFilter'
+import { inferSemantics } from '../rad/prelude/semantics'
+import type { Prelude } from '../rad/types'
 
 export const FILTER_USAGE = `filters (view, dump, subset; all given must hold):
   --barcode ACGT…         records whose cell barcode is this sequence (any barcode level of its length)
@@ -88,4 +93,20 @@ export function extractFilterFlags(argv: readonly string[]): FilterFlags | strin
   }
   if (filter.hamming !== undefined && filter.barcode === undefined) return '--hamming needs --barcode'
   return { filter: any ? filter : undefined, rest }
+}
+
+/**
+ * The records `view`, `dump`, `subset` and `export` take from one file
+ * (docs/subsets.md, "Selections"): the ranges of --chunks and --records and,
+ * when filter flags were given, the filter compiled for this file's tags;
+ * all must hold.
+ */
+export function filteredSelection(
+  prelude: Prelude,
+  ranges: RecordSelection,
+  filter: RecordFilter | undefined,
+): RecordSelection {
+  if (!filter) return ranges
+  const compiled = compileFilter(filter, prelude, inferSemantics(prelude))
+  return { ...ranges, match: (cols) => matchRecords(cols, compiled) }
 }

@@ -12,10 +12,8 @@ import { openRad } from '../io/openRad'
 import type { RecordSelection } from '../io/selectedRecords'
 import { plural } from '../rad/errors'
 import { identifyProducer } from '../rad/prelude/producer'
-import { compileFilter, matchRecords } from '../rad/filter/recordFilter'
 import type { RecordFilter } from '../rad/filter/recordFilter'
-import { inferSemantics } from '../rad/prelude/semantics'
-import type { ChunkColumns } from '../rad/types'
+import { filteredSelection } from './filterFlags'
 import type { Output } from './output'
 import { writeOutput } from './safeOutput'
 
@@ -116,10 +114,7 @@ export async function runSubset(
 ): Promise<number> {
   const { source, prelude, container } = await openRad(file)
   const collated = identifyProducer(prelude, container).name === 'alevin-fry collate'
-  const compiled = args.filter ? compileFilter(args.filter, prelude, inferSemantics(prelude)) : undefined
-  const selection = compiled
-    ? { ...args.selection, match: (cols: ChunkColumns) => matchRecords(cols, compiled) }
-    : args.selection
+  const selection = filteredSelection(prelude, args.selection, args.filter)
   const summary = await writeOutput(
     outPath,
     (sink) =>

@@ -2,6 +2,7 @@ import { chunkSpan } from '../rad/decode/chunk'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { RadError, fmtInt } from '../rad/errors'
 import type { IntegrityIssue } from '../rad/checks/integrity'
+import { patchNumChunks } from '../rad/prelude/prelude'
 import type { NbytesConvention, Prelude } from '../rad/types'
 import type { ByteSource } from './byteSource'
 import { damageInPrelude } from './containerDamage'
@@ -89,12 +90,7 @@ export async function planSalvage(
   const keptChunks = index.count - droppedChunks.length
   const head = await source.read(0, prelude.firstChunkOffset)
   refuseDamagedPrelude(source, prelude)
-  // num_chunks is a u64 right after the reference names (§1.3, §1.4).
-  new DataView(head.buffer, head.byteOffset, head.byteLength).setBigUint64(
-    prelude.numChunksOffset,
-    BigInt(keptChunks),
-    true,
-  )
+  patchNumChunks(head, prelude, keptChunks)
   return { head, ranges, keptChunks, keptRecords, droppedChunks, bytes }
 }
 

@@ -7,7 +7,13 @@
  */
 import { CHUNK_HEADER_BYTES, recordLayout, u32le } from '../rad/decode/chunk'
 import type { RecordLayout } from '../rad/decode/chunk'
-import { checkChunkHeader, chunkBounds, cutHeaderError, missingChunksError } from '../rad/decode/chunkHeader'
+import {
+  checkChunkHeader,
+  chunkBounds,
+  chunkRecordCount,
+  cutHeaderError,
+  missingChunksError,
+} from '../rad/decode/chunkHeader'
 import type { ChunkBounds } from '../rad/decode/chunkHeader'
 import { ChunkIndexBuilder, chunksOverlapping } from '../rad/chunkIndex'
 import type { ChunkIndex } from '../rad/chunkIndex'
@@ -168,7 +174,7 @@ class ChunkScan {
       const held = block ?? (await this.readHeader())
       const at = pos - held.start
       const nbytes = u32le(held.bytes, at)
-      const nrec = u32le(held.bytes, at + 4)
+      const nrec = chunkRecordCount(held.bytes, at)
       if (this.secondFileAt(held.bytes.subarray(at, at + 8))) return
       const span = checkChunkHeader(this.bounds, k, pos, nbytes, nrec)
       const verdict = this.needBytes
@@ -199,7 +205,7 @@ class ChunkScan {
   private secondFileAt(head: Uint8Array): boolean {
     if (this.prelude.numChunks !== 0 || this.k === 0 || !looksLikeRadStart(head)) return false
     try {
-      checkChunkHeader(this.bounds, this.k, this.pos, u32le(head, 0), u32le(head, 4))
+      checkChunkHeader(this.bounds, this.k, this.pos, u32le(head, 0), chunkRecordCount(head))
       return false
     } catch {
       this.issues.add(afterChunksIssue(head, this.pos, this.source.size, this.index.count, false))

@@ -7,11 +7,13 @@
  *
  * With the chunk index in hand (the page's export worker) the chunks are
  * read directly, coalesced into blocks; without it (the CLI) the file is
- * scanned from chunk 0 (scanChunks). A damaged chunk in the selection stops
- * the walk with its error: an export never silently leaves records out.
+ * scanned from chunk 0 (scanNumberedChunks, the numbered walk `view` and
+ * `dump` print from too). A damaged chunk in the selection stops the walk
+ * with its error: an export never silently leaves records out.
  */
-import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout, u32le } from '../rad/decode/chunk'
+import { chunkSpan, recordLayout } from '../rad/decode/chunk'
 import type { ChunkPayload, RecordLayout } from '../rad/decode/chunk'
+import { chunkRecordCount } from '../rad/decode/chunkHeader'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { chunkPayload, decodeRecords } from '../rad/decode/decodeChunk'
 import { recordBounds } from '../rad/decode/decodeExact'
@@ -21,6 +23,7 @@ import type { ByteSource } from './byteSource'
 import { throwIfAborted } from './byteSource'
 import { throwIfContainerDamaged } from './containerDamage'
 import { scanChunks } from './scanChunks'
+import type { ChunkVerdict, ScanResult } from './scanChunks'
 
 /** Which records: every bound given must hold (AND). Ranges are 0-based and inclusive. */
 export interface RecordSelection {
@@ -96,6 +99,12 @@ function chosen(from: number, to: number, matches: ArrayLike<number> | undefined
   return out
 }
 
+/** The chosen records of a decoded chunk whose record 0 is `firstRecord`: chunk-relative, ascending. */
+export function chosenRecords(sel: RecordSelection, firstRecord: number, cols: ChunkColumns): number[] {
+  const [from, to] = inRange(sel, firstRecord, cols.recordCount)
+  return chosen(from, to, sel.match?.(cols))
+}
+
 class Selector {
   private readonly layout: RecordLayout
   private readonly prelude: Prelude
@@ -120,7 +129,7 @@ class Selector {
     firstRecord: number,
     convention: NbytesConvention,
   ): Promise<void> {
-    const [from, to] = inRange(this.sel, firstRecord, u32le(bytes, 4))
+    const [from, to] = inRange(this.sel, firstRecord, chunkRecordCount(bytes))
     if (from >= to) return
     const payload = chunkPayload(bytes, offset, k, this.prelude.codec, convention)
     const bounds = recordBounds(payload, this.layout)
@@ -221,7 +230,7 @@ async function walkKnownChunks(
   }
 }
 
-/** Scans from chunk 0 (no index yet), stopping after the selection's last chunk. */
+/** Scans from chunk 0 (no index yet): the numbered walk, stopped by the first damaged chunk it visits. */
 async function walkScanned(
   source: ByteSource,
   prelude: Prelude,
@@ -229,34 +238,77 @@ async function walkScanned(
   sel: RecordSelection,
   opts: WalkOptions,
 ): Promise<Walked> {
-  const [from, to] = chunkBound(sel)
-  let firstRecord = 0
   let failure: Error | undefined
-  let finished = false
-  const scan = await scanChunks(source, prelude, {
-    signal: opts.signal,
-    blockSize: opts.blockSize,
-    onChunk: async (bytes, offset, k, convention) => {
-      const nrec = bytes.length >= CHUNK_HEADER_BYTES ? u32le(bytes, 4) : 0
-      const first = firstRecord
-      firstRecord += nrec
-      if (k > to || pastRecords(sel, first)) return (finished = true)
-      if (k < from) return false
+  const scan = await scanNumberedChunks(
+    source,
+    prelude,
+    sel,
+    async (c) => {
       try {
-        await selector.chunk(bytes, offset, k, first, convention)
+        await selector.chunk(c.bytes, c.offset, c.chunk, c.firstRecord, c.convention)
       } catch (e) {
         failure = e instanceof Error ? e : new Error(String(e))
         return true
       }
-      opts.onProgress?.(k - from + 1, undefined)
       return false
     },
-  })
+    opts,
+  )
   const walked = { index: scan.index, endOfChunks: scan.endOffset }
   return damageFirst(source, walked, () => {
     if (failure !== undefined) throw failure
     if (scan.cancelled) throwIfAborted(opts.signal)
-    if (scan.error && !finished) throw RadError.fromData(scan.error)
+    // The walk stops quietly once past the selection: a scan error is a fault it met before that.
+    if (scan.error) throw RadError.fromData(scan.error)
     return Promise.resolve()
+  })
+}
+
+/** A chunk of the numbered walk, as read: its on-disk bytes (header included), where it is, its first record's number. */
+export interface NumberedChunk {
+  bytes: Uint8Array
+  offset: number
+  chunk: number
+  /** Global number of the chunk's record 0 (the `ID` of `view`). */
+  firstRecord: number
+  convention: NbytesConvention
+}
+
+/**
+ * The numbered chunk walk: scans from chunk 0 (scanChunks), numbering the
+ * records by what every chunk header declares (§4.1), in a damaged chunk too
+ * (docs/integrity.md, "Record numbers"): the records after it keep theirs.
+ * It hands `visit` each chunk in the selection's chunk range that reaches
+ * into its record range (`match` is not looked at: nothing is decoded here),
+ * and stops right after a visited chunk that ends either range, or at the
+ * first chunk past the chunk range; `visit` returning true stops it too.
+ * What `visit` throws goes to scanChunks: a RadError local to the chunk is
+ * listed in the scan's issues and the walk goes on (`view` and `dump` print
+ * what decodes and list the rest); any other RadError stops it, as the
+ * scan's error. Returns the scan.
+ */
+export async function scanNumberedChunks(
+  source: ByteSource,
+  prelude: Prelude,
+  sel: RecordSelection,
+  visit: (c: NumberedChunk) => Promise<ChunkVerdict>,
+  opts: Pick<WalkOptions, 'signal' | 'onProgress' | 'blockSize'> = {},
+): Promise<ScanResult> {
+  const [from, to] = chunkBound(sel)
+  let records = 0
+  return scanChunks(source, prelude, {
+    signal: opts.signal,
+    blockSize: opts.blockSize,
+    onChunk: async (bytes, offset, chunk, convention) => {
+      const firstRecord = records
+      records += chunkRecordCount(bytes)
+      if (chunk > to) return true
+      if (chunk < from) return false
+      // A chunk before the record range is passed over, and the walk goes on even when it ends the chunk range.
+      const holds = sel.records === undefined || records > sel.records[0]
+      if (holds && (await visit({ bytes, offset, chunk, firstRecord, convention })) === true) return true
+      opts.onProgress?.(chunk - from + 1, undefined)
+      return holds && (chunk >= to || pastRecords(sel, records))
+    },
   })
 }

@@ -20,6 +20,7 @@
  */
 import { CHUNK_HEADER_BYTES } from './decode/chunk'
 import { RadError, fmtInt } from './errors'
+import { numChunksBytes, patchNumChunks } from './prelude/prelude'
 import type { Prelude } from './types'
 
 /** Where the bytes go: appended in order, plus one rewrite of bytes already written. */
@@ -50,12 +51,6 @@ export interface SubsetSummary {
 
 const U32_MAX = 0xffffffff
 
-function u64le(n: number): Uint8Array {
-  const out = new Uint8Array(8)
-  new DataView(out.buffer).setBigUint64(0, BigInt(n), true)
-  return out
-}
-
 /**
  * The subset's prelude: `head` (the source's bytes [0, firstChunkOffset)), copied,
  * with num_chunks set to 0 (§1.4) and a declared `chunk_codec` set to 0 (§6).
@@ -65,7 +60,7 @@ export function subsetHead(prelude: Prelude, head: Uint8Array): Uint8Array {
     throw new Error('internal: the subset head must be the bytes before chunk 0')
   }
   const out = head.slice()
-  out.set(u64le(0), prelude.numChunksOffset)
+  patchNumChunks(out, prelude, 0)
   const codecTag = prelude.fileTags.findIndex((t) => t.name === 'chunk_codec')
   const at = prelude.fileTagValueOffsets[codecTag]
   if (codecTag >= 0 && at !== undefined) out[at] = 0
@@ -168,7 +163,7 @@ export class SubsetWriter {
   /** Writes the last chunk and patches num_chunks; the file is then complete. */
   async finish(): Promise<SubsetSummary> {
     await this.flush()
-    await this.sink.patch(this.prelude.numChunksOffset, u64le(this.chunks))
+    await this.sink.patch(this.prelude.numChunksOffset, numChunksBytes(this.chunks))
     return { chunks: this.chunks, records: this.records, bytes: this.bytes }
   }
 }

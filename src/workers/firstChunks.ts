@@ -2,6 +2,7 @@ import type { ByteSource } from '../io/byteSource'
 import { throwIfAborted } from '../io/byteSource'
 import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout } from '../rad/decode/chunk'
 import { ChunkIndexBuilder } from '../rad/chunkIndex'
+import { chunkRecordCount } from '../rad/decode/chunkHeader'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { decodeChunk, detectConvention } from '../rad/decode/decodeChunk'
 import { RadError } from '../rad/errors'
@@ -61,7 +62,7 @@ export async function readFirstChunks(
       if (span < CHUNK_HEADER_BYTES || pos + span > bytes.length) break
       const k = builder.count
       columns.push(decodeChunk(bytes.subarray(pos, pos + span), at + pos, k, prelude, convention, layout))
-      builder.push(at + pos, nbytes, u32(bytes, pos + 4))
+      builder.push(at + pos, nbytes, chunkRecordCount(bytes, pos))
       pos += span
     }
   } catch (e) {

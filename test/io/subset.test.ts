@@ -241,3 +241,22 @@ describe('text exports', () => {
     expect(objects.every((o, i) => o.chunk === 1 && o.rec === i)).toBe(true)
   })
 })
+
+describe('the scanned walk (scanNumberedChunks) stops right after the selection, as view does', () => {
+  // One record per chunk; the file ends inside chunk 3's records (§4.1: TRUNCATED).
+  const built = buildRad(salmonScRna(undefined, 1))
+  const cut = built.bytes.subarray(0, (built.layout.chunks[3]?.payloadOffset ?? 0) + 2)
+
+  it.each([{ chunks: [1, 2] }, { records: [0, 2] }] satisfies RecordSelection[])(
+    'a fault after the selection is never read: %o',
+    async (sel) => {
+      const out = await subsetOf(cut, sel)
+      const read = await readRad(out)
+      expect(read.scan.records).toBe(sel.chunks ? 2 : 3)
+    },
+  )
+
+  it('a fault inside it stops the subset with its error', async () => {
+    await expect(subsetOf(cut, { chunks: [2, 3] })).rejects.toThrow(/file ends inside chunk 3/)
+  })
+})

@@ -1,6 +1,6 @@
 import { CHUNK_HEADER_BYTES, LITTLE_ENDIAN_HOST, u32le } from '../decode/chunk'
 import type { ChunkIndexBuilder } from '../chunkIndex'
-import { MAX_CHUNK_BYTES } from '../decode/chunkHeader'
+import { MAX_CHUNK_BYTES, chunkRecordCount } from '../decode/chunkHeader'
 import type { ChunkBounds } from '../decode/chunkHeader'
 import { scanWords } from './checkWords'
 import type { CheckPlan } from './checkPlan'
@@ -97,7 +97,7 @@ export function scanHeaderRun(
     const rel = pos - start
     if (rel + CHUNK_HEADER_BYTES > bytes.length) break
     const nbytes = u32le(bytes, rel)
-    const nrec = u32le(bytes, rel + 4)
+    const nrec = chunkRecordCount(bytes, rel)
     const span = nbytes + headerExtra
     if (span < CHUNK_HEADER_BYTES || span > MAX_CHUNK_BYTES || rel + span > bytes.length) break
     if (pos + span > fileSize || nrec * minRecordBytes > span - CHUNK_HEADER_BYTES) break

@@ -1,4 +1,4 @@
-import { CHUNK_HEADER_BYTES, recordLayout } from './chunk'
+import { CHUNK_HEADER_BYTES, recordLayout, u32le } from './chunk'
 import { RadError, fmtInt } from '../errors'
 import type { NbytesConvention, Prelude } from '../types'
 
@@ -23,6 +23,16 @@ export function chunkBounds(prelude: Prelude, convention: NbytesConvention, file
     headerExtra: convention === 'payload-only' ? CHUNK_HEADER_BYTES : 0,
     minRecordBytes: prelude.codec === 'none' ? recordLayout(prelude).minRecordBytes : 0,
   }
+}
+
+/**
+ * `nrec`, the record count of the chunk whose header starts at `bytes[at]`: the
+ * u32 (little-endian) at byte 4 of the header, after `nbytes` (§4.1). The same
+ * for compressed chunks (§6), whose header is not compressed. Record numbers
+ * count what every header declares, damaged chunks included (docs/integrity.md).
+ */
+export function chunkRecordCount(bytes: Uint8Array, at = 0): number {
+  return u32le(bytes, at + 4)
 }
 
 function chunkAt(k: number, pos: number): string {

@@ -4,6 +4,7 @@
  */
 import { CHUNK_HEADER_BYTES, checkRecordCount, chunkSpan, recordLayout, u32le } from './chunk'
 import type { ChunkPayload, RecordLayout } from './chunk'
+import { chunkRecordCount } from './chunkHeader'
 import { decompressChunk } from './codec'
 import { decodeExact, measureRecords } from './decodeExact'
 import { decodeRecordsInPlace } from './decodeInPlace'
@@ -22,7 +23,7 @@ export function chunkPayload(
 ): ChunkPayload {
   if (chunkBytes.length < CHUNK_HEADER_BYTES) throw new Error('internal: chunk bytes shorter than a header')
   const nbytes = u32le(chunkBytes, 0)
-  const nrec = u32le(chunkBytes, 4)
+  const nrec = chunkRecordCount(chunkBytes)
   const span = chunkSpan(nbytes, convention)
   if (span < CHUNK_HEADER_BYTES || span > chunkBytes.length) {
     throw new RadError(
@@ -84,7 +85,7 @@ export function decodeChunkInPlace(
     const nbytes = u32le(chunkBytes, 0)
     const span = chunkSpan(nbytes, convention)
     if (span === chunkBytes.length) {
-      const nrec = u32le(chunkBytes, 4)
+      const nrec = chunkRecordCount(chunkBytes)
       const cols = decodeRecordsInPlace(chunkBytes, { chunk, offset, nbytes, nrec }, layout, scratch)
       if (cols) return cols
     }

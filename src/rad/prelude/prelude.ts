@@ -248,3 +248,22 @@ export function fileTagValue(prelude: Prelude, name: string): TagValue | undefin
   const i = prelude.fileTags.findIndex((t) => t.name === name)
   return i < 0 ? undefined : prelude.fileTagValues[i]
 }
+
+/** `num_chunks` as stored: a u64, little-endian (§1.3). */
+export function numChunksBytes(count: number): Uint8Array {
+  const out = new Uint8Array(8)
+  new DataView(out.buffer).setBigUint64(0, BigInt(count), true)
+  return out
+}
+
+/**
+ * Sets `num_chunks` in `head`, the file's bytes from byte 0 to at least the
+ * end of the field: the u64 right after the reference names, at
+ * `numChunksOffset` (§1.3; in a v2 file that offset counts the version
+ * prefix, §1.2). 0 means "unknown, read to the end of the file" (§1.4).
+ * The subset writer writes 0 and patches the real count when done, as the
+ * mappers do; salvage writes the number of chunks it keeps.
+ */
+export function patchNumChunks(head: Uint8Array, prelude: Pick<Prelude, 'numChunksOffset'>, count: number): void {
+  head.set(numChunksBytes(count), prelude.numChunksOffset)
+}

@@ -16,7 +16,7 @@ export function viewLines(
   firstRecord: number,
   prelude: Prelude,
   sem: Semantics,
-  records?: Uint32Array,
+  records?: ArrayLike<number>,
 ): string[] {
   const lines: string[] = []
   const count = records ? records.length : cols.recordCount
