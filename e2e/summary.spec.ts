@@ -68,7 +68,7 @@ async function shoot(page: Page, name: string): Promise<void> {
     await page.emulateMedia({ colorScheme: scheme })
     for (const width of [1440, 390]) {
       await page.setViewportSize({ width, height: 900 })
-      await page.getByTestId('summary-panel').scrollIntoViewIfNeeded()
+      await page.getByTestId('stats-panel').scrollIntoViewIfNeeded()
       await page.screenshot({ path: `${SHOTS}/${name}-${String(width)}-${scheme}.png` })
     }
   }

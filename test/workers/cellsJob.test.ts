@@ -49,12 +49,14 @@ describe('runCellsJob', () => {
       '--json',
     ])
     const json = JSON.parse(cli.stdout) as Record<string, unknown>
-    expect({ cells: json.cells, genes: json.genes, permit: json.permit }).toEqual(result.json)
+    const { cells, genes, permit, umi_duplication } = json
+    expect({ cells, genes, permit, umi_duplication }).toEqual(result.json)
     expect(result.rows.barcodes).toHaveLength(result.json.cells.count)
-    expect(result.files).toEqual([
+    expect(result.files.map(({ name, kind }) => ({ name, kind }))).toEqual([
       { name: 'b.txt', kind: 'permit-list' },
       { name: 'c.dat', kind: 'gene-names' },
       { name: 'a.tsv', kind: 't2g' },
     ])
+    expect(result.files[1]?.why).toBe('two columns, and column 1 names none of this file’s references')
   })
 })

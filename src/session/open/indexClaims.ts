@@ -66,7 +66,11 @@ export class IndexClaims {
   matching(cols: ChunkColumns): ChunkColumns {
     const differs = headerMismatch(cols, this.index)
     if (differs === undefined) return cols
-    if (this.current().indexSource === 'scan') throw fileChanged(differs)
+    const { indexSource, summary } = this.current()
+    if (indexSource === 'scan') {
+      if (summary?.status === 'clean') throw fileChanged(differs)
+      return cols
+    }
     this.report(differs)
     throw new RadError('BAD_CHUNK_HEADER', `${differs}: the index is being rebuilt`, cols.offset, cols.chunk)
   }
@@ -80,8 +84,8 @@ export class IndexClaims {
       this.report(what)
       return
     }
-    // Walked and checked by this page, now undecodable: other bytes than those checked (the verdict goes).
-    if (summary) this.onChanged(fileChanged(`${what}, though it did when the file was checked`))
+    // Judged clean by this page's own pass, now undecodable: other bytes than those checked (the verdict goes).
+    if (summary?.status === 'clean') this.onChanged(fileChanged(`${what}, though it did when the file was checked`))
   }
 
   private report(why: string): void {

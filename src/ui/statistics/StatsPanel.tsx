@@ -195,7 +195,7 @@ function Figures({ json }: { json: StatsJson | undefined }) {
       />
       <StatFigure
         testId={id('stat-saturation')}
-        label="Sequencing saturation"
+        label="Saturation"
         value={umis?.sequencing_saturation}
         text={umis ? `${(umis.sequencing_saturation * 100).toFixed(1)}%` : undefined}
       />

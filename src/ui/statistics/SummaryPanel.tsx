@@ -21,7 +21,7 @@ export function SummaryPanel({ summary: s, counting }: { summary: StatsSummary; 
   return (
     <div className="summary-panel" data-testid="summary-panel">
       <dl className="stat-figures summary-figures">
-        <StatFigure testId="summary-cells" label={`Estimated cells${cutoff}`} value={s.cells} />
+        <StatFigure testId="summary-cells" label={`Cells${cutoff}`} value={s.cells} />
         <StatFigure
           testId="summary-mean-reads-per-cell"
           label="Mean reads per cell"
@@ -30,7 +30,7 @@ export function SummaryPanel({ summary: s, counting }: { summary: StatsSummary; 
         />
         <StatFigure
           testId="summary-fraction-reads-in-cells"
-          label="Fraction of reads in cells"
+          label="Reads in cells"
           value={s.fraction_reads_in_cells}
           text={share(s.fraction_reads_in_cells)}
         />
