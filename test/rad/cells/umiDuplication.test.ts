@@ -12,8 +12,9 @@ describe('UmiDuplication: reads per (cell, UMI), in bounded memory', () => {
       [0, 8],
       [1, 7],
       [1, 7],
-    ] as const)
-      {d.add(cell, umi, 0)}
+    ] as const) {
+      d.add(cell, umi, 0)
+    }
     d.add(1, 5, 9)
     expect(d.finish(2)).toEqual({
       histogram: [
