@@ -7,8 +7,9 @@
  * file goes through safeOutput.ts: a temporary file renamed when complete,
  * never over an input.
  */
-import { mkdirSync, rmdirSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import { mkdirSync, readdirSync, rmdirSync } from 'node:fs'
+import { basename, join, resolve } from 'node:path'
+import { hiveSafeName, sampleNames } from '../rad/report/sampleNames'
 import type { ByteSource } from '../io/byteSource'
 import { openRad } from '../io/openRad'
 import { writeParquet } from '../io/parquetExport'
@@ -80,31 +81,48 @@ export async function runParquetExport(
   return 0
 }
 
-/** A file's sample name: its name without `.sz` and `.rad`, with only characters safe in a folder name. */
-export function sampleName(path: string): string {
-  const name = basename(path)
-    .replace(/\.sz$/i, '')
-    .replace(/\.rad$/i, '')
-  return name.replace(/[^A-Za-z0-9._-]/g, '_') || 'sample'
-}
-
-/** The output of each input, refusing two inputs with one sample name and any output that is an input. */
+/**
+ * The output of each input: its sample named by the study rule (rad/report/sampleNames.ts: the
+ * file's name, or <sample> of …/<sample>/af_map/map.rad) or by --sample, made safe for DuckDB's
+ * Hive reader (said on stderr when changed); refuses an input given twice and any output that is
+ * an input.
+ */
 function studyOutputs(files: readonly string[], outDir: string, named: string | undefined): string[] {
   if (named !== undefined && files.length !== 1) {
     throw new RefusedOutput('--sample names one input; with several, each is named after its file')
   }
   const seen = new Map<string, string>()
-  return files.map((file) => {
-    const sample = named === undefined ? sampleName(file) : sampleName(named)
-    const other = seen.get(sample)
+  for (const file of files) {
+    const real = resolve(file)
+    const other = seen.get(real)
     if (other !== undefined) {
-      throw new RefusedOutput(`${other} and ${file} would both be sample=${sample}; rename one; nothing was written`)
+      throw new RefusedOutput(`${other} and ${file} are one file; give it once; nothing was written`)
     }
-    seen.set(sample, file)
+    seen.set(real, file)
+  }
+  const names = named === undefined ? sampleNames(files) : sampleNames([`${named}.rad`])
+  return files.map((file, i) => {
+    const name = names[i]!
+    const sample = hiveSafeName(name)
+    if (sample !== name) {
+      process.stderr.write(
+        `note: ${file} is sample=${sample}: DuckDB's Hive reader would read "${name}" as a value of another type (docs/engines.md)\n`,
+      )
+    }
     const outPath = join(outDir, `sample=${sample}`, 'part-0.parquet')
     refuseOutputOverInput(outPath, files)
     return outPath
   })
+}
+
+/** `sample=` folders in DIR that this export did not write (an earlier study's): DuckDB reads them too. */
+function staleSamples(outDir: string, outputs: readonly string[]): string[] {
+  const written = new Set(outputs.map((o) => basename(join(o, '..'))))
+  try {
+    return readdirSync(outDir).filter((d) => d.startsWith('sample=') && !written.has(d))
+  } catch {
+    return []
+  }
 }
 
 /** `export A.rad B.rad … --out DIR`: one Parquet file per input, Hive-partitioned by sample. */
@@ -132,6 +150,12 @@ export async function runStudyExport(
   }
   const written = files.length - failed.length
   out.write(`${plural(written, 'sample')} in ${outDir} (Hive layout: sample=<name>/part-0.parquet)\n`)
+  const stale = staleSamples(outDir, outputs)
+  if (stale.length > 0) {
+    process.stderr.write(
+      `note: ${outDir} also holds ${stale.join(', ')} from an earlier export: DuckDB reads them too\n`,
+    )
+  }
   if (failed.length === 0) return 0
   process.stderr.write(`${plural(failed.length, 'input')} not exported: ${failed.join(', ')}\n`)
   return 1

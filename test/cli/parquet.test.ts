@@ -19,7 +19,7 @@ import {
 import { runCli, tempDir } from '../helpers/cli'
 import { parquetColumns, parquetMetadata, readParquet, duckQuery, sqlString } from '../helpers/duck'
 import type { DuckRow } from '../helpers/duck'
-import { SALMON_V3 } from '../helpers/fixtures'
+import { FIXTURES, SALMON_V3 } from '../helpers/fixtures'
 import { buildRad, loadZstd, role, snappyFrame, tag } from '../helpers/radWriter'
 import type { RadSpec, WValue } from '../helpers/radWriter'
 
@@ -286,9 +286,74 @@ describe('rad export A.rad B.rad … --out DIR (Hive layout)', () => {
     expect(r.code).toBe(1)
     expect(r.stderr).toContain('refusing to write')
     expect(readFileSync(trapped)).toEqual(Buffer.from(bytes))
-    mkdirSync(dir.path('sub'))
-    const twice = await runCli(['export', SALMON_V3, dir.write('sub/rad-chromium-v3-small.rad', bytes), '--out', study])
+    const twice = await runCli(['export', SALMON_V3, SALMON_V3, '--out', study])
     expect(twice.code).toBe(1)
-    expect(twice.stderr).toContain('would both be sample=rad-chromium-v3-small')
+    expect(twice.stderr).toContain('are one file; give it once')
+  })
+
+  it('names samples by the study rule: run folders of af_map, folders above a shared name', async () => {
+    const study = dir.path('named')
+    mkdirSync(dir.path('sub'))
+    const copy = dir.write('sub/rad-chromium-v3-small.rad', new Uint8Array(readFileSync(SALMON_V3)))
+    const r = await runCli(['export', SALMON_V3, copy, '--out', study])
+    expect(r.code, r.stderr).toBe(0)
+    expect(existsSync(join(study, 'sample=salmon_rad-chromium-v3-small', 'part-0.parquet'))).toBe(true)
+    expect(existsSync(join(study, 'sample=sub_rad-chromium-v3-small', 'part-0.parquet'))).toBe(true)
+  })
+
+  it('a name DuckDB would read as NULL, a date or a number gets an s before it, and an earlier sample is noted', async () => {
+    const study = dir.path('hive')
+    const bytes = new Uint8Array(readFileSync(SALMON_V3))
+    const files = ['NULL.rad', '2024-01-01.rad', '2024-1-1.rad', '01.rad'].map((n) => dir.write(n, bytes))
+    const r = await runCli(['export', ...files, '--out', study])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/note: .*NULL\.rad is sample=sNULL: DuckDB's Hive reader would read "NULL"/)
+    const rows = await duckQuery(
+      `select sample, count(*)::integer n from read_parquet(${sqlString(
+        join(study, '**', '*.parquet'),
+      )}, hive_partitioning = true) group by sample order by sample`,
+    )
+    expect(rows.map((row) => row.sample)).toEqual(['s01', 's2024-01-01', 's2024-1-1', 'sNULL'])
+    const again = await runCli(['export', SALMON_V3, '--out', study])
+    expect(again.stderr).toMatch(/also holds sample=.* from an earlier export: DuckDB reads them too/)
+  })
+})
+
+describe('docs/engines.md on a study exported from af_map folders', () => {
+  it('the samples are named by their runs, and the knee query returns the cells rad stats reports', async () => {
+    const fixtures = ['rad-chromium-v3-small.rad', 'rad-chromium-v2-small.rad', 'rad-chromium-v3-small-p3.rad']
+    const runs = ['pbmc_a', 'pbmc_b', 'pbmc_c'].map((sample, i) => {
+      mkdirSync(dir.path(join('runs', sample, 'af_map')), { recursive: true })
+      return dir.write(
+        join('runs', sample, 'af_map', 'map.rad'),
+        new Uint8Array(readFileSync(join(FIXTURES, fixtures[i]!))),
+      )
+    })
+    const study = dir.path('afstudy')
+    const r = await runCli(['export', ...runs, '--out', study])
+    expect(r.code, r.stderr).toBe(0)
+    const stats = await runCli(['stats', ...runs, '--json'])
+    const samples = (
+      JSON.parse(stats.stdout) as {
+        samples: { sample: string; cutoffs: { knee: { minCount: number; cells: number } } }[]
+      }
+    ).samples
+    const knees = samples.map((s) => `(${sqlString(s.sample)}, ${String(s.cutoffs.knee.minCount)})`).join(', ')
+    // The query of docs/engines.md, "The cells above a cut-off", as written there.
+    await duckQuery(
+      `CREATE OR REPLACE VIEW alignments AS SELECT * FROM read_parquet(${sqlString(join(study, '**', '*.parquet'))}, hive_partitioning = true)`,
+    )
+    await duckQuery(`CREATE OR REPLACE TABLE knees AS SELECT * FROM (VALUES ${knees}) AS t(sample, min_reads)`)
+    const rows = await duckQuery(`WITH cells AS (
+  SELECT sample, barcode, count(*) FILTER (WHERE alignment = 0) AS reads
+  FROM alignments GROUP BY ALL
+)
+SELECT sample, count(*) FILTER (WHERE reads >= min_reads) AS cells,
+       round(sum(reads) FILTER (WHERE reads >= min_reads) / sum(reads), 4) AS share_of_reads
+FROM cells JOIN knees USING (sample) GROUP BY sample ORDER BY sample`)
+    expect(rows.map((row) => [row.sample, Number(row.cells)])).toEqual(
+      samples.map((s) => [s.sample, s.cutoffs.knee.cells]),
+    )
+    expect(rows.map((row) => row.sample)).toEqual(['pbmc_a', 'pbmc_b', 'pbmc_c'])
   })
 })

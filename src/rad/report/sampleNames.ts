@@ -58,3 +58,21 @@ export function sampleNames(paths: readonly string[]): string[] {
     return k === 1 ? n : `${n}_${String(k)}`
   })
 }
+
+/**
+ * DuckDB's Hive reader types a partition's values when every one parses (hive_types_autocast):
+ * `NULL` becomes SQL NULL, `2024-01-01` and `2024-1-1` one DATE, `01` and `1` one number. Names
+ * it would read so are written with an `s` before them (docs/engines.md, "Sample names").
+ */
+const HIVE_TYPED = [
+  /^null$/i,
+  /^(true|false)$/i,
+  /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/,
+  /^[+-]?(inf|infinity|nan)$/i,
+  /^\d{1,4}-\d{1,2}-\d{1,2}([ T_].*)?$/,
+]
+
+/** The name as a Hive partition value no engine reads as another type; unchanged when it is safe. */
+export function hiveSafeName(name: string): string {
+  return HIVE_TYPED.some((re) => re.test(name)) ? `s${name}` : name
+}
