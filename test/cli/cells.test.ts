@@ -8,6 +8,8 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, tempDir } from '../helpers/cli'
+import { recordsOf } from '../helpers/viewRecords'
+import type { ViewRecord } from '../helpers/viewRecords'
 import { SALMON_V3 } from '../helpers/fixtures'
 
 const ANNOTATIONS = join(import.meta.dirname, '..', 'fixtures', 'annotations')
@@ -18,25 +20,6 @@ const dir = tempDir()
 afterAll(() => {
   dir.cleanup()
 })
-
-interface Rec {
-  barcode: string
-  umi: string
-  refs: string[]
-}
-
-/** Records from `rad view` (one line per alignment: ID, HI, NH, CB, UMI, DIR, reference). */
-function recordsOf(view: string): Rec[] {
-  const byId = new Map<string, Rec>()
-  for (const line of view.split('\n')) {
-    if (line === '') continue
-    const [id, , , cb, umi, , ref] = line.split('\t')
-    let r = byId.get(id!)
-    if (!r) byId.set(id!, (r = { barcode: cb!.slice(3), umi: umi!.slice(4), refs: [] }))
-    r.refs.push(ref!)
-  }
-  return [...byId.values()]
-}
 
 function table(path: string): string[][] {
   return readFileSync(path, 'utf8')
@@ -67,7 +50,7 @@ interface Expected {
 }
 
 /** The figures, computed here from the definitions in docs/cells.md. */
-function expected(recs: Rec[], minReads: number): Expected {
+function expected(recs: ViewRecord[], minReads: number): Expected {
   const geneOf = new Map(table(T2G).map(([tx, g]) => [tx!, g!]))
   const names = new Map(table(NAMES).map(([g, n]) => [g!, n!]))
   const label = (g: string): string => names.get(g) ?? g
@@ -135,7 +118,7 @@ interface CellJson {
 }
 
 describe('rad stats --t2g', () => {
-  let recs: Rec[] = []
+  let recs: ViewRecord[] = []
   beforeAll(async () => {
     const view = await runCli(['view', SALMON_V3])
     expect(view.code, view.stderr).toBe(0)

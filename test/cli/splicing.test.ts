@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli, tempDir } from '../helpers/cli'
+import { recordsOf } from '../helpers/viewRecords'
+import type { ViewRecord } from '../helpers/viewRecords'
 import { SALMON_V3 } from '../helpers/fixtures'
 import { oriRefId, pack2bit, pack2bitNumber, radBytes, tag } from '../helpers/radWriter'
 
@@ -17,24 +19,6 @@ const dir = tempDir()
 afterAll(() => {
   dir.cleanup()
 })
-
-interface Rec {
-  barcode: string
-  umi: string
-  refs: string[]
-}
-
-function recordsOf(view: string): Rec[] {
-  const byId = new Map<string, Rec>()
-  for (const line of view.split('\n')) {
-    if (line === '') continue
-    const [id, , , cb, umi, , ref] = line.split('\t')
-    let r = byId.get(id!)
-    if (!r) byId.set(id!, (r = { barcode: cb!.slice(3), umi: umi!.slice(4), refs: [] }))
-    r.refs.push(ref!)
-  }
-  return [...byId.values()]
-}
 
 /** The fixture's t2g with a status: a transcript's second isoform (-2) is unspliced, the others spliced. */
 function statusT2g(): { text: string; gene: Map<string, string>; status: Map<string, 'S' | 'U'> } {
@@ -74,7 +58,7 @@ interface Json {
 }
 
 describe('rad stats --t2g with S/U statuses', () => {
-  let recs: Rec[] = []
+  let recs: ViewRecord[] = []
   const t2g = statusT2g()
   let path = ''
   beforeAll(async () => {

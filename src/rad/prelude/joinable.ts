@@ -18,6 +18,7 @@
  */
 import type { Prelude, TagDesc, TagRole, TagValue } from '../types'
 import { describeType } from './tags'
+import { roleName } from '../text/display'
 
 /** The first field in which two preludes differ, and its value in each (as text for people). */
 export interface JoinDifference {
@@ -30,17 +31,6 @@ export interface JoinDifference {
 /** The file tag that says how chunks are stored (§6): not part of what is compared. */
 const CODEC_TAG = 'chunk_codec'
 
-const ROLE_NAMES: Record<TagRole['kind'], string> = {
-  none: 'None',
-  barcode: 'Barcode',
-  umi: 'Umi',
-  reference: 'Reference',
-  orientation: 'Orientation',
-  mappingPosition: 'MappingPosition',
-  fragmentLength: 'FragmentLength',
-  mappingType: 'MappingType',
-}
-
 function versionText(v: readonly [number, number]): string {
   const text = `${String(v[0])}.${String(v[1])}`
   return v[0] === 0 ? `${text} (legacy)` : text
@@ -48,8 +38,7 @@ function versionText(v: readonly [number, number]): string {
 
 /** A role as §2.3 names it, with its payload: `Barcode (level 0, len 16)`; an unknown code by its number. */
 export function roleText(role: TagRole): string {
-  const name =
-    role.kind === 'none' && role.code !== 0 ? `unknown role code ${String(role.code)}` : ROLE_NAMES[role.kind]
+  const name = role.kind === 'none' && role.code !== 0 ? `unknown role code ${String(role.code)}` : roleName(role.kind)
   const parts: string[] = []
   if (role.level !== undefined) parts.push(`level ${String(role.level)}`)
   if (role.len !== undefined) parts.push(`len ${String(role.len)}`)
