@@ -11,9 +11,9 @@
  * Builds nothing: run `npm run build` and `npx vite build --config bench/vite.config.ts` first.
  */
 import { spawnSync } from 'node:child_process'
-import { readFileSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { harness, launch, rendererRss, serve, withPeakMemory } from './browser'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -88,6 +88,54 @@ const WATCH_DONE = `(() => {
   }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] })
 })()`
 
+/** The renderers' memory by kind (kB of /proc status), summed. */
+function rendererMemoryKinds(): Record<string, number> {
+  const sums: Record<string, number> = {}
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      if (!cmd.includes('chromium') || !cmd.includes('--type=renderer')) continue
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+      for (const m of status.matchAll(/^(VmRSS|RssAnon|RssFile|RssShmem):\s+(\d+)/gm)) {
+        sums[m[1] ?? ''] = (sums[m[1] ?? ''] ?? 0) + Number(m[2])
+      }
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return sums
+}
+
+/** BENCH_TRACE: the renderers' largest memory of each 500 ms (sampled every 50) on stderr, with the page's states. */
+function traceMemory(page: Page, idle: number): { stop(): void } {
+  const start = Date.now()
+  let top: Record<string, number> = {}
+  let ticks = 0
+  const timer = setInterval(() => {
+    const kinds = rendererMemoryKinds()
+    if ((kinds.VmRSS ?? 0) > (top.VmRSS ?? 0)) top = kinds
+    if (++ticks % 10 !== 0) return
+    const shown = top
+    top = {}
+    const mib = (kb: number | undefined): string => ((kb ?? 0) / 1024).toFixed(0)
+    void page
+      .evaluate(
+        `[document.querySelector('[data-testid="index-status"]')?.getAttribute('data-state'), document.querySelector('[data-testid="stats-panel"]')?.getAttribute('data-state')].join('/')`,
+      )
+      .catch(() => '?')
+      .then((states) => {
+        process.stderr.write(
+          `${((Date.now() - start) / 1000).toFixed(1)} s ${String(states)} above ${(((shown.VmRSS ?? 0) * 1024 - idle) / MiB).toFixed(0)} anon ${mib(shown.RssAnon)} file ${mib(shown.RssFile)}\n`,
+        )
+      })
+  }, 50)
+  return {
+    stop: () => {
+      clearInterval(timer)
+    },
+  }
+}
+
 /** One drop → done in a fresh context: ms, peak MiB above the page before the drop, the saved figures. */
 async function dropToDone(browser: Browser, file: string): Promise<{ ms: number; above: number; got: Figures }> {
   const context = await browser.newContext({ acceptDownloads: true })
@@ -108,6 +156,7 @@ async function dropToDone(browser: Browser, file: string): Promise<{ ms: number;
     await new Promise((r) => setTimeout(r, 1500))
     const idle = rendererRss()
     await page.evaluate(WATCH_DONE)
+    const trace = process.env.BENCH_TRACE ? traceMemory(page, idle) : undefined
     const [, peak] = await withPeakMemory(async () => {
       await page.setInputFiles('[data-testid="file-input"]', file)
       await page.waitForFunction(
@@ -119,6 +168,7 @@ async function dropToDone(browser: Browser, file: string): Promise<{ ms: number;
         },
       )
     })
+    trace?.stop()
     const ms = await page.evaluate<number>('window.__bench.done - window.__bench.change')
     const indexedMs = await page.evaluate<number>('window.__bench.indexed - window.__bench.change')
     if (process.env.BENCH_VERBOSE) {

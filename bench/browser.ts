@@ -45,7 +45,10 @@ export function serve(port: number, benchDir = 'bench/dist'): Promise<Server> {
 }
 
 export function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: process.env.BENCH_JS_FLAGS ? [...CHROMIUM_ARGS, `--js-flags=${process.env.BENCH_JS_FLAGS}`] : CHROMIUM_ARGS,
+  })
 }
 
 /** Resident memory (bytes) of every Chromium renderer process (pages and their workers live there). */

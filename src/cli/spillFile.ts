@@ -59,16 +59,14 @@ export class SpillFile implements SpillStore {
     return at
   }
 
-  read(offset: number, length: number): Uint8Array {
-    const out = new Uint8Array(length)
+  read(offset: number, length: number, into: Uint8Array): void {
     for (let done = 0; done < length;) {
-      const n = readSync(this.file(), out, done, length - done, offset + done)
+      const n = readSync(this.file(), into, done, length - done, offset + done)
       if (n === 0) {
         throw new Error(`internal: the spill file ended at ${String(offset + done)} of ${String(offset + length)}`)
       }
       done += n
     }
-    return out
   }
 
   /** Closes the file (its space is freed then: it was unlinked at the start). */

@@ -70,14 +70,12 @@ export class OpfsSpill implements SpillStore {
     return at
   }
 
-  read(offset: number, length: number): Uint8Array {
-    const out = new Uint8Array(length)
+  read(offset: number, length: number, into: Uint8Array): void {
     for (let done = 0; done < length;) {
-      const n = this.handle.read(out.subarray(done), { at: offset + done })
+      const n = this.handle.read(into.subarray(done, length), { at: offset + done })
       if (n <= 0) throw new Error(`internal: the spill file ended at ${String(offset + done)}`)
       done += n
     }
-    return out
   }
 
   /** Closes and removes the file. */

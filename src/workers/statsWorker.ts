@@ -23,7 +23,7 @@ import {
   statsTransferables,
 } from '../rad/stats'
 import type { CountRuns, StatsAccumulator, StatsState } from '../rad/stats'
-import { rankCurveOf } from '../rad/stats/section'
+import { rankCurveOf, umiRankCurveOf } from '../rad/stats/section'
 import type { Semantics } from '../rad/prelude/semantics'
 import type { StatsReport } from './protocol'
 import { OpfsSpill } from './opfsSpill'
@@ -156,7 +156,13 @@ async function startPass(id: number, d: Decoder, owners: BucketOwners, plan: Spi
   const spilling =
     plan && spill
       ? {
-          spill: { store: spill, budget: plan.budget, partialReports: true, partialBarcodesUpTo: plan.rowsUpTo },
+          spill: {
+            store: spill,
+            budget: plan.budget,
+            partialReports: true,
+            partialBarcodesUpTo: plan.rowsUpTo,
+            manyBarcodes: { barcodes: plan.rowsUpTo, budget: plan.budgetPastRows },
+          },
           pendingKeys: plan.pendingKeys,
         }
       : {}
@@ -235,5 +241,5 @@ function reportOf(p: Pass, acc: StatsAccumulator): StatsReport {
   const desc = barcodeRuns(state)
   p.descending = desc
   // The same curve `rad index` stores in a sidecar (rad/stats/section.ts).
-  return { json, curve: rankCurveOf(desc, json) }
+  return { json, curve: rankCurveOf(desc, json), umiCurve: umiRankCurveOf(state, json) }
 }

@@ -16,8 +16,8 @@ export class MemorySpillStore implements SpillStore {
     return at
   }
 
-  read(offset: number, length: number): Uint8Array {
-    const out = new Uint8Array(length)
+  read(offset: number, length: number, into: Uint8Array): void {
+    const out = into.subarray(0, length)
     let at = 0
     for (const p of this.parts) {
       const from = Math.max(offset - at, 0)
@@ -26,6 +26,5 @@ export class MemorySpillStore implements SpillStore {
       at += p.length
       if (at >= offset + length) break
     }
-    return out
   }
 }

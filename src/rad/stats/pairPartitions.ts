@@ -49,7 +49,7 @@ export class PairPartitions {
   /** Whether a state merged in was a partial report that left spilled barcodes out (barcodesIncomplete). */
   private incompleteIn = false
   /** Lists written to disk past the memory budget (spilledRuns.ts); undefined: never spilled. */
-  private readonly spill: { runs: SpilledRuns; budget: number } | undefined
+  private readonly spill: (Pick<SpillOptions, 'budget' | 'manyBarcodes'> & { runs: SpilledRuns }) | undefined
 
   /**
    * `owners` counters share the buckets, each a contiguous range (bench/results.md, ADR 0009's
@@ -58,7 +58,11 @@ export class PairPartitions {
   constructor(owners = 1, self = 0, pendingKeys = PENDING_CAP, spill?: SpillOptions) {
     this.owners = owners
     this.spill = spill
-      ? { runs: new SpilledRuns(spill.store, spill.partialReports, spill.partialBarcodesUpTo), budget: spill.budget }
+      ? {
+          runs: new SpilledRuns(spill.store, spill.partialReports, spill.partialBarcodesUpTo),
+          budget: spill.budget,
+          manyBarcodes: spill.manyBarcodes,
+        }
       : undefined
     this.pendingCap = Math.ceil(pendingKeys / owners)
     const ownBuckets = Math.ceil(((self + 1) * BUCKETS) / owners) - Math.ceil((self * BUCKETS) / owners)
@@ -94,7 +98,12 @@ export class PairPartitions {
   /** Sorts each bucket's waiting keys and merges them into its lists; spills them past the budget. */
   flush(): void {
     this.core.flush()
-    if (this.spill && this.listBytes > this.spill.budget) this.spillLists(this.spill.runs)
+    const spill = this.spill
+    if (!spill) return
+    if (spill.manyBarcodes && this.core.barcodesHeld > spill.manyBarcodes.barcodes) {
+      spill.budget = Math.min(spill.budget, spill.manyBarcodes.budget)
+    }
+    if (this.listBytes > spill.budget) this.spillLists(spill.runs)
   }
 
   /** Bytes the merged lists take in the core, with the quarter of room a merge leaves. */
@@ -179,7 +188,13 @@ export class PairPartitions {
         rows = -1
         return
       }
-      setBucket(s, b, what === 'whole' ? lists : { ...lists, umis: new Uint32Array(0) })
+      // Copies: `lists` live in the spill's reused buffers (SpilledRuns.merged).
+      setBucket(s, b, {
+        barcodes: lists.barcodes.slice(),
+        reads: lists.reads.slice(),
+        umiCounts: lists.umiCounts.slice(),
+        umis: what === 'whole' ? lists.umis.slice() : new Uint32Array(0),
+      })
       s.oddCounts[b] = odd
     }
     for (let b = 0; b < BUCKETS; b++) {
@@ -191,9 +206,11 @@ export class PairPartitions {
         keep(b, bucketOf(this.state, b), this.state.oddCounts[b]!)
         continue
       }
-      const lists = runs.merged(b, [this.core.bucketLists(b, true), bucketOf(this.state, b)])
+      // The core's lists as views: nothing calls into the core until the merge is done.
+      runs.merged(b, [this.core.bucketViews(b), bucketOf(this.state, b)], (lists) => {
+        keep(b, lists, oddWords(lists.umis))
+      })
       this.core.dropBucket(b)
-      if (lists) keep(b, lists, oddWords(lists.umis))
     }
     // Rows kept (all of them): the digest is the one merged in, if any; else every bucket is in it.
     if (rows >= 0 && this.state.digest) s.digest = mergeDigests(this.state.digest)

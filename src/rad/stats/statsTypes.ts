@@ -288,8 +288,8 @@ export interface StatsState {
 export interface SpillStore {
   /** Appends the parts, one after another; returns the offset of the first byte. */
   append(parts: readonly Uint8Array[]): number
-  /** `length` bytes at `offset`, in a new buffer (so typed views of it are aligned). */
-  read(offset: number, length: number): Uint8Array
+  /** Reads `length` bytes at `offset` into the start of `into` (a buffer the caller reuses). */
+  read(offset: number, length: number, into: Uint8Array): void
   /** Bytes appended so far. */
   readonly size: number
 }
@@ -309,4 +309,10 @@ export interface SpillOptions {
    * of the lists in memory only (`PartitionState.barcodesIncomplete`) until the end's exact merge.
    */
   partialBarcodesUpTo?: number
+  /**
+   * Past `barcodes` barcodes in the counter's lists (a run whose barcodes are nearly all distinct:
+   * its lists are barcodes, 16 bytes each, and the core's memory grows ~3× past them), the budget
+   * drops to `budget` for the rest of the pass (the page: ADR 0016).
+   */
+  manyBarcodes?: { barcodes: number; budget: number }
 }

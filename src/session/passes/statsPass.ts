@@ -71,6 +71,9 @@ export function spillPlanOf(totalBytes: number, workers: number): SpillPlan {
     pendingKeys: knob('radStatsPending', PAGE_PENDING_KEYS[size]),
     bytes: Math.ceil((SPILL_SHARE_OF_FILE * totalBytes) / workers),
     rowsUpTo: Math.ceil(knob('radStatsRows', PAGE_ROW_BARCODES) / workers),
+    // A run of more barcodes than rows kept (nearly all distinct) fills the lists with barcodes: the
+    // core's memory grows ~3× past them, so such a worker spills on the larger files' budget.
+    budgetPastRows: Math.floor(knob('radStatsBudget', PAGE_LIST_BUDGET.larger) / workers),
   }
 }
 
