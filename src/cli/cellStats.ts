@@ -4,8 +4,9 @@
  * (docs/cells.md), from a second pass over the file once the statistics have
  * chosen the cells.
  */
-import { readFile } from 'node:fs/promises'
-import { gunzipSync } from 'node:zlib'
+import { createReadStream } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { createGunzip } from 'node:zlib'
 import { decodeChunk } from '../rad/decode/decodeChunk'
 import { RadError, plural } from '../rad/errors'
 import type { Semantics } from '../rad/prelude/semantics'
@@ -13,7 +14,7 @@ import type { Prelude } from '../rad/types'
 import { barcodesAtLeast } from '../rad/stats'
 import type { StatsState } from '../rad/stats'
 import { cellsTsv, chooseCutoff, DEFAULT_MITO, isGzip, loadAnnotations, startCells } from '../rad/cells'
-import type { Annotations, CellChoice, CellsJson, NamedBytes } from '../rad/cells'
+import type { AnnotationStream, Annotations, CellChoice, CellsJson } from '../rad/cells'
 import type { ByteSource } from '../io/byteSource'
 import { scanChunks } from '../io/scanChunks'
 
@@ -74,44 +75,57 @@ export function takeCellFlags(argv: string[]): CellArgs | undefined | string {
   }
 }
 
-/** The most a gzipped annotation file may unpack to: a 3.7M-barcode permit list is 63 MB, a t2g tens of MB. */
-const MAX_UNPACKED = 1 << 30
+const message = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
 /**
- * A file's bytes, gunzipped when they start with the gzip magic (any name). What goes wrong is
- * said of this file, in one line: it cannot be read, its gzip stream is damaged, or it unpacks
- * past MAX_UNPACKED (a gzip bomb), which is refused before the memory is taken.
+ * A file of the flags as its pieces come (docs/cells.md): gunzipped as a stream when it starts with
+ * the gzip magic (any name), so a gzip bomb costs time, never its size in memory (issue 36 §3; the
+ * parser bounds it: src/rad/cells/lineBlocks.ts). What goes wrong is said of this file, in one
+ * line: it cannot be read, or its gzip stream is damaged.
  */
-async function namedBytes(path: string | undefined): Promise<NamedBytes | undefined> {
-  if (path === undefined) return undefined
-  const bytes = await readFile(path).catch((e: unknown) => {
-    throw new RadError('BAD_VALUE', `cannot read ${path}: ${e instanceof Error ? e.message : String(e)}`)
-  })
-  // A view of the Buffer, not a copy: a 300 MB t2g is read once into memory.
-  const view = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
-  if (!isGzip(bytes)) return { name: path, bytes: view(bytes) }
+async function annotationFile(given: string | undefined): Promise<AnnotationStream | undefined> {
+  if (given === undefined) return undefined
+  const path = given
+  const cannotRead = (e: unknown): RadError => new RadError('BAD_VALUE', `cannot read ${path}: ${message(e)}`)
+  const magic = new Uint8Array(2)
   try {
-    return { name: path, bytes: view(gunzipSync(bytes, { maxOutputLength: MAX_UNPACKED })) }
+    const handle = await open(path)
+    try {
+      await handle.read(magic, 0, 2, 0)
+    } finally {
+      await handle.close()
+    }
   } catch (e) {
-    const code = e instanceof Error && 'code' in e ? e.code : undefined
-    const why =
-      code === 'ERR_BUFFER_TOO_LARGE'
-        ? `it unpacks to more than ${String(MAX_UNPACKED >> 20)} MiB, more than any annotation file (a gzip bomb?)`
-        : `its gzip stream is damaged (${e instanceof Error ? e.message : String(e)})`
-    throw new RadError('BAD_VALUE', `${path}: ${why}`)
+    throw cannotRead(e)
   }
+  const gzip = isGzip(magic)
+  async function* pieces(): AsyncGenerator<Uint8Array> {
+    const raw = createReadStream(path, { highWaterMark: 1 << 20 })
+    const out = gzip ? raw.pipe(createGunzip({ chunkSize: 256 << 10 })) : raw
+    if (out !== raw) raw.on('error', (e) => out.destroy(e))
+    try {
+      for await (const piece of out) yield piece as Uint8Array
+    } catch (e) {
+      const zlib = e instanceof Error && 'code' in e && typeof e.code === 'string' && e.code.startsWith('Z_')
+      throw zlib ? new RadError('BAD_VALUE', `${path}: its gzip stream is damaged (${message(e)})`) : cannotRead(e)
+    } finally {
+      raw.destroy()
+      out.destroy()
+    }
+  }
+  return { name: path, pieces: pieces() }
 }
 
 /** The annotation files of the flags, read (gunzipped) and parsed against the file. */
 export async function readAnnotations(args: CellArgs, prelude: Prelude, sem: Semantics): Promise<Annotations> {
-  const t2g = (await namedBytes(args.t2g))!
+  const t2g = (await annotationFile(args.t2g))!
   const files = {
     t2g,
-    geneNames: await namedBytes(args.geneNames),
-    permitList: await namedBytes(args.permitList),
+    geneNames: await annotationFile(args.geneNames),
+    permitList: await annotationFile(args.permitList),
     mito: args.mito,
   }
-  const notes = loadAnnotations(files, prelude, sem)
+  const notes = await loadAnnotations(files, prelude, sem)
   const suffixed = notes.permit?.suffixed ?? 0
   if (suffixed > 0) {
     process.stderr.write(

@@ -6,15 +6,39 @@
  * real files; cells.worker.ts is its thin Comlink entry.
  */
 import type { ByteSource } from '../io/byteSource'
-import { readSmallFile } from '../io/gunzip'
+import { openAnnotation } from '../io/gunzip'
 import { eachSelectedChunk } from '../io/selectedRecords'
 import { loadAnnotations, missingT2g, sortAnnotations, startCells } from '../rad/cells'
+import type { Annotations, SortedAnnotations } from '../rad/cells'
 import { RadError } from '../rad/errors'
 import { inferSemantics } from '../rad/prelude/semantics'
+import type { Semantics } from '../rad/prelude/semantics'
 import { loadWasmCodecs } from '../io/codecWasm'
 import { radStreamOf } from '../io/readPrelude'
 import { openByteSource } from '../io/sourceSpec'
 import type { CellsJob, CellsReply, CellsWorkerApi } from './protocol'
+
+/**
+ * The job's annotation files read as streams (io/gunzip.ts: a gzip bomb costs time, not memory),
+ * sorted by their first bytes' content and parsed against the file; none is left open.
+ */
+async function annotationsOf(
+  job: CellsJob,
+  sem: Semantics,
+): Promise<{ notes: Annotations; kinds: SortedAnnotations['kinds'] }> {
+  const settled = await Promise.allSettled(job.files.map(openAnnotation))
+  const opened = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
+  try {
+    for (const s of settled) if (s.status === 'rejected') throw s.reason
+    const sorted = sortAnnotations(opened, job.prelude.refNames)
+    const why = missingT2g(sorted)
+    if (why !== undefined || !sorted.t2g) throw new RadError('BAD_VALUE', why ?? '')
+    const files = { t2g: sorted.t2g, geneNames: sorted.geneNames, permitList: sorted.permitList, mito: job.mito }
+    return { notes: await loadAnnotations(files, job.prelude, sem), kinds: sorted.kinds }
+  } finally {
+    for (const f of opened) f.cancel()
+  }
+}
 
 export async function runCellsJob(
   job: CellsJob,
@@ -22,12 +46,9 @@ export async function runCellsJob(
   onProgress?: (visited: number, total: number | undefined) => void,
   signal?: AbortSignal,
 ): Promise<CellsReply> {
-  const sorted = sortAnnotations(await Promise.all(job.files.map(readSmallFile)), job.prelude.refNames)
-  const why = missingT2g(sorted)
-  if (why !== undefined || !sorted.t2g) throw new RadError('BAD_VALUE', why ?? '')
-  const files = { t2g: sorted.t2g, geneNames: sorted.geneNames, permitList: sorted.permitList, mito: job.mito }
   const sem = inferSemantics(job.prelude)
-  const run = startCells(loadAnnotations(files, job.prelude, sem), sem, job.cut)
+  const { notes, kinds } = await annotationsOf(job, sem)
+  const run = startCells(notes, sem, job.cut)
   await eachSelectedChunk(
     source,
     job.prelude,
@@ -38,7 +59,7 @@ export async function runCellsJob(
     },
     { known: { index: job.index, convention: job.convention }, signal, onProgress },
   )
-  return { ...run.finish(), files: sorted.kinds }
+  return { ...run.finish(), files: kinds }
 }
 
 /** The cells worker's body (cells.worker.ts exposes it). */

@@ -12,6 +12,8 @@ export type AnnotationKind = 't2g' | 'gene-names' | 'permit-list'
 
 /** Bytes looked at: enough for a few hundred lines of any of the three. */
 const SAMPLE = 64 << 10
+/** The head of a file annotationEvidence needs: the sample and one byte more (whether the sample ends the file). */
+export const SNIFF_BYTES = SAMPLE + 1
 /** A barcode, with Cell Ranger's gem-group suffix (`-1`) or without. */
 const SEQUENCE = /^[ACGTacgt]+(-\d+)?$/
 
@@ -26,13 +28,13 @@ const lines = (n: number): string => `${String(n)} line${n === 1 ? '' : 's'}`
 /**
  * The kind of an annotation file, and why, or undefined when it is none of them (binary, empty,
  * one column of anything but bases). A t2g and a gene-name table both have two columns: a t2g's
- * first column names references of the RAD file.
+ * first column names references of the RAD file. `bytes` are the file's, or its first SNIFF_BYTES.
  */
 export function annotationEvidence(bytes: Uint8Array, refNames: ReadonlySet<string>): AnnotationEvidence {
   const head = bytes.subarray(0, SAMPLE)
   if (head.includes(0)) return { kind: undefined, why: 'binary data' }
   const text = decodeUtf8(head)
-  const rows = [...tableRows(text)].slice(0, 200)
+  const rows = tableRows(text).slice(0, 200)
   // The sample may end inside a line: drop the last row unless the file ends there.
   if (bytes.length > SAMPLE) rows.pop()
   if (!rows[0]?.[1]) return { kind: undefined, why: 'no lines' }
@@ -65,10 +67,10 @@ export function isGzip(bytes: Uint8Array): boolean {
 }
 
 /** The files the user gave, each with the kind its content shows (undefined: none of the three). */
-export interface SortedAnnotations {
-  t2g: NamedBytes | undefined
-  geneNames: NamedBytes | undefined
-  permitList: NamedBytes | undefined
+export interface SortedAnnotations<F extends NamedBytes = NamedBytes> {
+  t2g: F | undefined
+  geneNames: F | undefined
+  permitList: F | undefined
   kinds: { name: string; kind: AnnotationKind | undefined; why: string }[]
 }
 
@@ -81,10 +83,14 @@ const KIND_WORDS: Record<AnnotationKind, string> = {
 /**
  * Sorts gunzipped annotation files by content, whatever their names (docs/cells.md): at most one of
  * each kind. Files of no kind are listed, not fatal; two of one kind are, since either could be meant.
+ * Each file's `bytes` may be its first SNIFF_BYTES only (the page's files are read as streams).
  */
-export function sortAnnotations(files: readonly NamedBytes[], refNames: readonly string[]): SortedAnnotations {
+export function sortAnnotations<F extends NamedBytes>(
+  files: readonly F[],
+  refNames: readonly string[],
+): SortedAnnotations<F> {
   const refs = new Set(refNames)
-  const sorted: SortedAnnotations = { t2g: undefined, geneNames: undefined, permitList: undefined, kinds: [] }
+  const sorted: SortedAnnotations<F> = { t2g: undefined, geneNames: undefined, permitList: undefined, kinds: [] }
   for (const file of files) {
     const { kind, why } = annotationEvidence(file.bytes, refs)
     sorted.kinds.push({ name: file.name, kind, why })

@@ -1,7 +1,8 @@
 /**
  * One cells pass from start to figures, the same in the CLI and the page's
- * worker (docs/cells.md): the annotation files' bytes (already gunzipped) and
- * the cells in, a CellQc to feed every chunk to, and the figures out.
+ * worker (docs/cells.md): the annotation files (already gunzipped, read as their
+ * pieces come: lineBlocks.ts) and the cells in, a CellQc to feed every chunk to,
+ * and the figures out.
  */
 import { RadError } from '../errors'
 import type { Semantics } from '../prelude/semantics'
@@ -9,23 +10,25 @@ import type { BarcodeSet } from '../stats/barcodeSet'
 import { barcodeRuns, expectCellsCutoff, forceCellsCutoff, kneeDistance } from '../stats'
 import type { Cutoff, StatsState } from '../stats'
 import type { Prelude } from '../types'
-import { annotationText, geneLabels, mitoGenes, parseGeneNames, parseT2g } from './annotations'
+import { geneLabels, mitoGenes, readGeneNames, readT2g } from './annotations'
 import { CellQc } from './cellQc'
 import { cellRows, cellsJson } from './cellsJson'
 import type { CellRows, CellsJson } from './cellsJson'
-import { parsePermitList } from './permitList'
+import { readPermitList } from './permitList'
 import type { PermitList } from './permitList'
 import type { GeneMap } from './annotations'
+import type { AnnotationStream } from './lineBlocks'
 
+/** A file's name and bytes (whole, or its first SNIFF_BYTES for annotationSniff.ts). */
 export interface NamedBytes {
   name: string
   bytes: Uint8Array
 }
 
 export interface AnnotationFiles {
-  t2g: NamedBytes
-  geneNames?: NamedBytes | undefined
-  permitList?: NamedBytes | undefined
+  t2g: AnnotationStream
+  geneNames?: AnnotationStream | undefined
+  permitList?: AnnotationStream | undefined
   /** The mito pattern on gene labels (DEFAULT_MITO when the user gave none). */
   mito: string
 }
@@ -81,24 +84,19 @@ export interface Annotations {
   barcodeLength: number
 }
 
-/** Parses the annotations against the file; errors name the file and the line. */
-export function loadAnnotations(files: AnnotationFiles, prelude: Prelude, sem: Semantics): Annotations {
+/**
+ * Reads the annotations against the file, each as its pieces come (errors name the file and the
+ * line): the t2g first, then only the gene names of its genes, then the permit list.
+ */
+export async function loadAnnotations(files: AnnotationFiles, prelude: Prelude, sem: Semantics): Promise<Annotations> {
   const why = cellsNotApplicable(sem)
   if (why !== undefined) throw new RadError('BAD_VALUE', why)
   const barcodeLength = sem.barcodes[0]?.len ?? 0
-  const genes = parseT2g(annotationText(files.t2g.bytes, files.t2g.name), prelude.refNames, files.t2g.name)
-  const names = files.geneNames
-    ? parseGeneNames(annotationText(files.geneNames.bytes, files.geneNames.name), files.geneNames.name)
-    : undefined
+  const genes = await readT2g(files.t2g, prelude.refNames)
+  const names = files.geneNames ? await readGeneNames(files.geneNames, new Set(genes.genes)) : undefined
   const labels = geneLabels(genes, names)
   const mito = mitoGenes(labels, files.mito)
-  const permit = files.permitList ? parsePermitList(files.permitList.bytes, files.permitList.name) : undefined
-  if (permit && barcodeLength > 0 && permit.length !== barcodeLength) {
-    throw new RadError(
-      'BAD_VALUE',
-      `${files.permitList?.name ?? ''}: its barcodes have ${String(permit.length)} bases, this file's ${String(barcodeLength)}`,
-    )
-  }
+  const permit = files.permitList ? await readPermitList(files.permitList, barcodeLength) : undefined
   return { genes, labels, mito, mitoPattern: files.mito, permit, barcodeLength }
 }
 
