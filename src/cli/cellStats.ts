@@ -14,7 +14,7 @@ import type { Prelude } from '../rad/types'
 import { barcodesAtLeast } from '../rad/stats'
 import type { StatsState } from '../rad/stats'
 import { cellsTsv, chooseCutoff, DEFAULT_MITO, isGzip, loadAnnotations, startCells } from '../rad/cells'
-import type { AnnotationStream, Annotations, CellChoice, CellsJson } from '../rad/cells'
+import type { AnnotationStream, Annotations, CellChoice, CellRows, CellsJson } from '../rad/cells'
 import type { ByteSource } from '../io/byteSource'
 import { scanChunks } from '../io/scanChunks'
 
@@ -138,6 +138,7 @@ export async function readAnnotations(args: CellArgs, prelude: Prelude, sem: Sem
 export interface CellFigures {
   json: CellsJson
   tsv: string
+  rows: CellRows
 }
 
 /** The second pass: every record once, the cells' records counted per (gene, UMI). */
@@ -163,5 +164,5 @@ export async function cellFigures(
     },
   })
   const { json, rows } = run.finish()
-  return { json, tsv: cellsTsv(rows) }
+  return { json, tsv: cellsTsv(rows), rows }
 }

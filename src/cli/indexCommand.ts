@@ -1,12 +1,18 @@
 /** `rad index FILE [--no-stats]`: scans FILE once and writes its sidecar index, FILE.rdx (docs/sidecar.md). */
 import type { ByteSource } from '../io/byteSource'
-import { takeHashedFingerprint } from '../io/fileFingerprint'
+import { contentKey, takeHashedFingerprint } from '../io/fileFingerprint'
 import { openRad } from '../io/openRad'
 import { knownIndexOf, scanForSidecar } from '../io/sidecarIndex'
 import { fmtInt, plural } from '../rad/errors'
 import { encodeSidecar } from '../rad/sidecar/sidecar'
 import type { KnownIndex } from '../rad/sidecar/sidecar'
 import { inferSemantics } from '../rad/prelude/semantics'
+import { cellsKeyOf, cellsSectionToJson } from '../rad/cells/cellsSection'
+import type { KeptAnnotation, KeptCells } from '../rad/cells/cellsSection'
+import type { AnnotationKind } from '../rad/cells'
+import { cellFigures, readAnnotations } from './cellStats'
+import type { CellArgs } from './cellStats'
+import { NodeFileSource } from './nodeFileSource'
 import { statsReportOf, statsToJson } from '../rad/stats/section'
 import type { Output } from './output'
 import { writeOutput } from './safeOutput'
@@ -27,13 +33,55 @@ export function sidecarPath(path: string): string {
  * `rad stats FILE --json` prints and the knee curve the page draws (docs/sidecar.md, "The
  * statistics section").
  */
-export async function scanWithStats(file: ByteSource, opts: PassOptions = {}): Promise<KnownIndex> {
+export async function scanWithStats(file: ByteSource, opts: PassOptions = {}, cells?: CellArgs): Promise<KnownIndex> {
   const fingerprint = await takeHashedFingerprint(file)
   const { source, prelude, container } = await openRad(file)
   const sem = inferSemantics(prelude)
-  const { state, scan } = await firstPass(source, prelude, sem, opts)
+  // The annotations are read and checked before the walk: a wrong t2g fails at once.
+  const notes = cells ? await readAnnotations(cells, prelude, sem) : undefined
+  // The cells are asked of every barcode's count: no digest (ADR 0016).
+  const { state, scan } = await firstPass(source, prelude, sem, cells ? { ...opts, perBarcode: true } : opts)
   const known = knownIndexOf(fingerprint, container, scan)
-  return { ...known, stats: statsToJson(statsReportOf(state, prelude, sem), INDEX_WRITER) }
+  const stats = statsToJson(statsReportOf(state, prelude, sem), INDEX_WRITER)
+  if (!cells || !notes) return { ...known, stats }
+  const { json, rows } = await cellFigures(source, prelude, sem, state, notes, cells, { keepPairs: false })
+  const kept = await keptCellsOf(cells, { json, rows })
+  return { ...known, stats, cells: cellsSectionToJson([kept]) }
+}
+
+/** The annotation files given, with their kinds (the flag each came with). */
+function givenFiles(cells: CellArgs): [string, AnnotationKind][] {
+  const given: [string | undefined, AnnotationKind][] = [
+    [cells.t2g, 't2g'],
+    [cells.geneNames, 'gene-names'],
+    [cells.permitList, 'permit-list'],
+  ]
+  return given.filter((g): g is [string, AnnotationKind] => g[0] !== undefined)
+}
+
+/**
+ * The cells pass as the sidecar keeps it (src/rad/cells/cellsSection.ts): under the content keys
+ * of the files' bytes (contentKey, as the page takes them of the files dropped), the mito
+ * pattern and the cut-off, so the page shows it when given the same files.
+ */
+async function keptCellsOf(cells: CellArgs, figures: Pick<KeptCells, 'json' | 'rows'>): Promise<KeptCells> {
+  const files: KeptAnnotation[] = []
+  for (const [path, kind] of givenFiles(cells)) {
+    const source = await NodeFileSource.open(path)
+    try {
+      files.push({ fingerprint: await contentKey(source), kind, why: `given to rad index as --${kind}` })
+    } finally {
+      await source.close()
+    }
+  }
+  const { cutoff, min_reads } = figures.json.cells
+  const key = cellsKeyOf(
+    files.map((f) => f.fingerprint),
+    cells.mito,
+    cutoff,
+    min_reads,
+  )
+  return { key, ...figures, files, writer: INDEX_WRITER }
 }
 
 /**
@@ -51,8 +99,9 @@ export async function runIndex(
   out: Output,
   stats = true,
   opts: PassOptions = {},
+  cells?: CellArgs,
 ): Promise<number> {
-  const known = stats ? await scanWithStats(file, opts) : await scanForSidecar(file)
+  const known = stats ? await scanWithStats(file, opts, cells) : await scanForSidecar(file)
   const bytes = encodeSidecar(known)
   const target = sidecarPath(path)
   await writeOutput(target, async (sink) => {
@@ -61,7 +110,7 @@ export async function runIndex(
   out.write(
     `wrote ${target}: ${plural(known.index.count, 'chunk', 'chunks', fmtInt)}, ${plural(known.records, 'record', 'records', fmtInt)}, ` +
       `${plural(bytes.length, 'byte', 'bytes', fmtInt)}; integrity ${known.verdict.status}` +
-      `${stats ? '; with statistics' : ''}\n`,
+      `${stats ? '; with statistics' : ''}${known.cells === undefined ? '' : ' and cells'}\n`,
   )
   return 0
 }

@@ -132,7 +132,11 @@ function parseArgs(all: string[]): Args | { help: string } | string {
   if (chunk !== undefined && chunks) return '--chunk N and --chunks A-B: give one'
   const exportProblem = exportFlagProblem(command, subset, output)
   if (exportProblem !== undefined) return exportProblem
-  if (cells && command !== 'stats') return `--t2g and the other cell flags apply to stats, not ${command}`
+  if (cells && command !== 'stats' && command !== 'index') {
+    return `--t2g and the other cell flags apply to stats and index, not ${command}`
+  }
+  if (cells && command === 'index' && cells.cellsTsv) return '--cells-tsv applies to stats, not index'
+  if (cells && noStats) return '--t2g needs the statistics: drop --no-stats'
   if (noStats && command !== 'index') return `--no-stats applies to index, not ${command}`
   if (tmp !== undefined && command !== 'stats' && command !== 'index') {
     return `--tmp applies to stats and index, not ${command}`
@@ -211,7 +215,7 @@ async function run(args: Args, out: Output): Promise<number> {
       case 'validate':
         return await runValidate(source, out)
       case 'index':
-        return await runIndex(source, args.file, out, !args.noStats, { tmp: args.tmp })
+        return await runIndex(source, args.file, out, !args.noStats, { tmp: args.tmp }, args.cells)
       case 'salvage':
         return await runSalvage(source, args.output ?? '', out)
       case 'stats': {

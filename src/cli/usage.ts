@@ -53,6 +53,9 @@ const COMMANDS: Record<string, CommandUsage> = {
       'The same walk counts the whole-file statistics (rad stats FILE --json, and the knee curve):\n' +
       'the viewer shows them from the sidecar without reading the file.\n' +
       '  --no-stats              index and check only: no statistics section (a faster walk)\n' +
+      '  --t2g T                 also the cells (and --gene-names, --permit-list, --mito, --force-cells,\n' +
+      "                          --expect-cells as for stats): kept with the files' fingerprints, the page\n" +
+      '                          shows them when it is given the same files (docs/cells.md)\n' +
       "  --tmp DIR               where the statistics spill past their memory budget (default the system's)\n\n" +
       'FILE.rdx is replaced through a temporary file, never written through a link.',
   },

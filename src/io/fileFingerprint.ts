@@ -1,6 +1,6 @@
 import { crc32c } from '../rad/decode/crc32c'
 import { RadError, fmtInt } from '../rad/errors'
-import { SIDECAR_HASH_BYTES, hashFingerprint } from '../rad/sidecar/sidecar'
+import { SIDECAR_HASH_BYTES, fingerprintKey, hashFingerprint } from '../rad/sidecar/sidecar'
 import type { HashedFingerprint } from '../rad/sidecar/sidecar'
 import type { ByteSource } from './byteSource'
 
@@ -77,6 +77,18 @@ export async function contentSample(source: ByteSource, signal?: AbortSignal): P
     at += length
   }
   return (crc32c(all) >>> 0).toString(16).padStart(8, '0')
+}
+
+/**
+ * The content key of a file, `SIZE-HEADTAIL~SAMPLE`: its sidecar fingerprint (fingerprintKey)
+ * and its content sample, as the index cache names a RAD file (ADR 0007) without the modification
+ * time. Kept cells are keyed by their annotation files' content keys (src/rad/cells/cellsSection.ts):
+ * the same bytes under any name, on any machine, give the same key; 2 × 64 KiB and 16 × 4 KiB
+ * read, whatever the file's size.
+ */
+export async function contentKey(source: ByteSource, signal?: AbortSignal): Promise<string> {
+  const hashed = await takeHashedFingerprint(source, signal)
+  return `${fingerprintKey(hashed)}~${await contentSample(source, signal)}`
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -14,6 +14,7 @@ import { fileChanged, isFileChange } from '../io/fileFingerprint'
 import { knownSize, sourceName } from '../io/sourceSpec'
 import type { SourceSpec } from '../io/sourceSpec'
 import { RadError } from '../rad/errors'
+import type { KeptCells } from '../rad/cells/cellsSection'
 import type { ChunkColumns } from '../rad/types'
 import { cores, createDecodeWorker } from './defaultWorkers'
 import { FileIndexCache } from './open/fileIndexCache'
@@ -91,7 +92,12 @@ export class RadSession {
     this.loader = new ChunkLoader({ index, pool, cache, claims, live, onFileChanged })
     const walkable = (): WalkableFile | undefined => this.walkable()
     const opened = (): OpenedFile | undefined => this.scan.opened
-    this.passes = new FilePasses({ source, walkable, opened, state: () => store.current, pool, stats, onFileChanged })
+    const keptCells = (): KeptCells[] => this.scan.keptCells
+    const keepCells = (entry: KeptCells): void => {
+      this.scan.keepCells(entry)
+    }
+    const state = (): SessionState => store.current
+    this.passes = new FilePasses({ source, walkable, opened, state, pool, stats, onFileChanged, keptCells, keepCells })
   }
 
   /**

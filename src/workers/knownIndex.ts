@@ -162,6 +162,8 @@ function recordedSummary(known: InstallableIndex, salvage: ScanSummary['salvage'
     elapsedMs,
     ...(dropped.length > 0 ? { dropped } : {}),
     ...(statsKept ? { stats: known.stats } : {}),
+    // Checked where they are shown (cellsSectionFromJson, on the cells pass's start).
+    ...(known.cells === undefined ? {} : { cells: known.cells }),
   }
 }
 

@@ -19,6 +19,7 @@ import type { IntegrityIssue, IntegrityStatus } from '../rad/checks/integrity'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { ExportFormat, ExportSummary } from '../io/exportSelection'
 import type { CellsCut, CellsResult, SortedAnnotations } from '../rad/cells'
+import type { CellsKey, KeptCells } from '../rad/cells/cellsSection'
 import type { CompiledFilter, RecordFilter } from '../rad/filter/recordFilter'
 import type { BarcodeSet } from '../rad/stats'
 import type { ByteSink } from '../rad/subsetWriter'
@@ -119,6 +120,12 @@ export interface ScanSummary {
    * of a new pass.
    */
   stats?: unknown
+  /**
+   * Cells passes a sidecar or the index cache kept, under their annotations' fingerprints and
+   * cut-offs (src/rad/cells/cellsSection.ts, JSON as stored): shown instead of a pass when the
+   * same files are given at the same cut-off.
+   */
+  cells?: unknown
 }
 
 export interface ScanRequest {
@@ -279,11 +286,21 @@ export interface CellsJob {
   files: File[]
   /** The mito pattern on gene labels (DEFAULT_MITO unless the user gave one). */
   mito: string
+  /** Passes the cache or the sidecar kept for this file (cellsSection.ts): one of the same key is shown, not walked. */
+  kept?: KeptCells[]
 }
 
-/** The cells pass's figures, and what each given file was taken for. */
+/**
+ * The cells pass's figures, and what each given file was taken for; `from` says whether they
+ * were counted now ('pass') or kept by the page's cache or `rad index`'s sidecar.
+ */
 export interface CellsReply extends CellsResult {
   files: SortedAnnotations['kinds']
+  /** What chose the cells: the files' content keys, the mito pattern, the cut-off. */
+  key: CellsKey
+  /** The content key of each of `files`, in their order. */
+  fingerprints: string[]
+  from: 'pass' | 'cache' | 'sidecar'
 }
 
 export interface CellsWorkerApi {

@@ -49,6 +49,12 @@ export interface KnownIndex {
   verdict: SidecarVerdict
   /** Whole-file statistics as JSON (branch stats-core), when the writer had them. */
   stats: unknown
+  /**
+   * Finished cells passes as JSON, each under its annotations' fingerprints and cut-off
+   * (src/rad/cells/cellsSection.ts), when the writer had any: a third section, absent from
+   * older sidecars (docs/sidecar.md, "The cells section").
+   */
+  cells?: unknown
 }
 
 /**
@@ -101,8 +107,11 @@ export function encodeSidecar(known: KnownIndex): Uint8Array {
   const { index } = known
   const verdict = verdictJson(known.verdict)
   const stats = known.stats === undefined ? new Uint8Array(0) : encodeUtf8(JSON.stringify(known.stats))
+  // Only written when there are cells: a sidecar without them is byte for byte what it was.
+  const cells = known.cells === undefined ? undefined : encodeUtf8(JSON.stringify(known.cells))
   const tableEnd = SIDECAR_HEADER_BYTES + index.count * SIDECAR_ENTRY_BYTES
-  const out = new Uint8Array(tableEnd + 4 + verdict.length + 4 + stats.length)
+  const cellsBytes = cells ? 4 + cells.length : 0
+  const out = new Uint8Array(tableEnd + 4 + verdict.length + 4 + stats.length + cellsBytes)
   const view = new DataView(out.buffer)
   out.set(SIDECAR_MAGIC, 0)
   view.setUint32(8, SIDECAR_VERSION, true)
@@ -128,6 +137,11 @@ export function encodeSidecar(known: KnownIndex): Uint8Array {
   const statsAt = tableEnd + 4 + verdict.length
   view.setUint32(statsAt, stats.length, true)
   out.set(stats, statsAt + 4)
+  if (cells) {
+    const cellsAt = statsAt + 4 + stats.length
+    view.setUint32(cellsAt, cells.length, true)
+    out.set(cells, cellsAt + 4)
+  }
   view.setUint32(12, crc32c(out.subarray(16)), true)
   return out
 }
@@ -203,7 +217,8 @@ function readJson(bytes: Uint8Array, view: DataView, at: number, what: string): 
 /**
  * Decodes `.rdx` bytes; throws SidecarError('unreadable') naming what is wrong with its envelope
  * or chunk table. A verdict section of another shape is dropped (DecodedSidecar.dropped); the
- * statistics section is left as JSON for its reader to check (statsProblem, sessionCache.ts).
+ * statistics and cells sections are left as JSON for their readers to check (statsProblem,
+ * sessionCache.ts; cellsSectionFromJson, src/rad/cells/cellsSection.ts).
  */
 export function decodeSidecar(bytes: Uint8Array): DecodedSidecar {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -217,6 +232,8 @@ export function decodeSidecar(bytes: Uint8Array): DecodedSidecar {
   const status = enumAt(STATUS_CODES, view.getUint8(34), 'verdict')
   const verdict = readJson(bytes, view, tableEnd, 'verdict')
   const stats = readJson(bytes, view, verdict.next, 'statistics')
+  // Older sidecars end after the statistics: no cells section.
+  const cells = stats.next < bytes.length ? readJson(bytes, view, stats.next, 'cells').value : undefined
   const recorded = asVerdict(verdict.value, status)
   return {
     fingerprint: {
@@ -231,6 +248,7 @@ export function decodeSidecar(bytes: Uint8Array): DecodedSidecar {
     endOffset: getU64(view, 56, 'end offset'),
     verdict: 'section' in recorded ? undefined : recorded,
     stats: stats.value,
+    ...(cells === undefined ? {} : { cells }),
     dropped: 'section' in recorded ? [recorded] : [],
   }
 }

@@ -10,6 +10,7 @@ import { fmtInt } from '../errors'
 import type { Prelude } from '../types'
 import type { Semantics } from '../prelude/semantics'
 import { barcodeRuns, statsJson } from './json'
+import { umiRuns } from './umiJson'
 import { depthProblem } from '../jsonShape'
 import { statsJsonProblem } from './statsJsonShape'
 import { runsOf } from './countRuns'
@@ -23,6 +24,11 @@ export interface StatsReport {
   json: StatsJson
   /** The barcode-rank curve, thinned in log space; undefined for files without a cell barcode. */
   curve: RankCurve | undefined
+  /**
+   * The same by distinct UMIs per barcode (the knee plot's UMIs view): undefined for files without
+   * a UMI, and in reports kept before it was stored.
+   */
+  umiCurve?: RankCurve | undefined
   /** Who counted it, when not this page ("rad index 0.1.0"): read from a sidecar's section. */
   writer?: string
   /** Bytes this page's pass spilled to the browser's private storage to count exactly (ADR 0015); not stored. */
@@ -38,10 +44,30 @@ export function rankCurveOf(descending: Descending, json: StatsJson): RankCurve 
   return logDownsample(runs, RANK_CURVE_POINTS, exact)
 }
 
-/** The finished report of an accumulator's state: the same JSON and curve the page's pass shows (statsWorker.ts). */
+/**
+ * The rank curve of distinct UMIs per barcode (umiRuns), thinned as the reads' curve with the same
+ * ranks kept exactly; undefined without UMIs or barcodes.
+ */
+export function umiRankCurveOf(state: StatsState, json: StatsJson): RankCurve | undefined {
+  return json.umis && json.barcodes ? rankCurveOf(umiRuns(state), json) : undefined
+}
+
+/** The finished report of an accumulator's state: the same JSON and curves the page's pass shows (statsWorker.ts). */
 export function statsReportOf(state: StatsState, prelude: Prelude, sem: Semantics): StatsReport {
   const json = statsJson(state, prelude, sem)
-  return { json, curve: rankCurveOf(barcodeRuns(state), json) }
+  return { json, curve: rankCurveOf(barcodeRuns(state), json), umiCurve: umiRankCurveOf(state, json) }
+}
+
+function curveJson(curve: RankCurve | undefined): unknown {
+  return (
+    curve && {
+      rank: Array.from(curve.rank),
+      count: Array.from(curve.count),
+      cumulative: Array.from(curve.cumulative),
+      barcodes: curve.barcodes,
+      total: curve.total,
+    }
+  )
 }
 
 /** A report as the section holds it: JSON, the curve's typed arrays as lists, and `writer` when given. */
@@ -50,13 +76,8 @@ export function statsToJson(report: StatsReport, writer?: string): unknown {
   return {
     ...(writer === undefined ? {} : { writer }),
     json: report.json,
-    curve: curve && {
-      rank: Array.from(curve.rank),
-      count: Array.from(curve.count),
-      cumulative: Array.from(curve.cumulative),
-      barcodes: curve.barcodes,
-      total: curve.total,
-    },
+    curve: curveJson(curve),
+    ...(report.umiCurve ? { umi_curve: curveJson(report.umiCurve) } : {}),
   }
 }
 
@@ -98,6 +119,9 @@ export function statsProblem(value: unknown): string | undefined {
   if (v.curve !== undefined && v.curve !== null && !curveOf(v.curve)) {
     return `its knee curve is not one thinned for the plot (at most ${String(RANK_CURVE_POINTS + 4)} points)`
   }
+  if (v.umi_curve !== undefined && v.umi_curve !== null && !curveOf(v.umi_curve)) {
+    return `its UMI rank curve is not one thinned for the plot (at most ${String(RANK_CURVE_POINTS + 4)} points)`
+  }
   if (v.writer !== undefined && typeof v.writer !== 'string') return 'writer is not a string'
   return undefined
 }
@@ -107,8 +131,14 @@ export function statsFromJson(value: unknown): StatsReport | undefined {
   if (statsProblem(value) !== undefined) return undefined
   const v = value as Record<string, unknown>
   const curve = v.curve === undefined || v.curve === null ? undefined : curveOf(v.curve)
+  const umiCurve = v.umi_curve === undefined || v.umi_curve === null ? undefined : curveOf(v.umi_curve)
   const writer = typeof v.writer === 'string' ? v.writer.slice(0, 200) : undefined
-  return { json: v.json as StatsJson, curve, ...(writer === undefined ? {} : { writer }) }
+  return {
+    json: v.json as StatsJson,
+    curve,
+    ...(umiCurve ? { umiCurve } : {}),
+    ...(writer === undefined ? {} : { writer }),
+  }
 }
 
 /** What the rest of a sidecar says about its file, for statsClaimProblem. */

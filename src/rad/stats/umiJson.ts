@@ -1,7 +1,8 @@
 /** The UMI figures of the statistics JSON (docs/stats.md): exact from partitions, else from the pair table. */
 import { countTableFrom } from './countTable'
-import { runsMeanMedian, runsOfHistogram } from './countRuns'
-import { meanMedian } from './figures'
+import { runsMeanMedian, runsOf, runsOfHistogram } from './countRuns'
+import type { CountRuns } from './countRuns'
+import { countingSortDescending, meanMedian } from './figures'
 import { partitionFigures } from './pairPartitions'
 import type { PartitionFigures } from './pairPartitions'
 import type { MeanMedian, PartitionState, StatsState, UmiStats } from './statsTypes'
@@ -30,6 +31,18 @@ export function umisPerBarcode(state: StatsState): Float64Array {
     for (let i = 0; i < out.length; i++) out[i] = Math.min(reads[i]!, Math.max(1, out[i]!))
   }
   return out
+}
+
+/**
+ * Distinct UMIs per barcode, descending, as runs (the UMI rank curve: section.ts): from the
+ * digest's histogram and the barcodes still listed when the partitions folded them (ADR 0016),
+ * else from every barcode's count (umisPerBarcode; estimates when the pairs were sampled).
+ */
+export function umiRuns(state: StatsState): CountRuns {
+  const digest = state.partitions?.digest
+  if (digest) return runsOfHistogram(digest.umis, state.partitions!.umiCounts)
+  const umis = umisPerBarcode(state)
+  return runsOf(countingSortDescending(umis) ?? umis.slice().sort().reverse())
 }
 
 const figuresCache = new WeakMap<PartitionState, PartitionFigures>()

@@ -4,6 +4,7 @@
  * scanned instead, or its index is simply not kept).
  */
 import type { SourceSpec } from '../../io/sourceSpec'
+import type { KeptCells } from '../../rad/cells/cellsSection'
 import type { IndexStore } from './indexStore'
 import type { OpenedFile, ScanSummary, StatsReport } from '../../workers/protocol'
 import { cacheEntry } from './sessionCache'
@@ -36,9 +37,15 @@ export class FileIndexCache {
     void this.cache.drop(this.key(fingerprint)).catch(() => undefined)
   }
 
-  /** Keeps the file's index, with its statistics once they are done. */
-  keep(opened: OpenedFile, index: IndexStore, summary: ScanSummary, stats: StatsReport | undefined): void {
-    const bytes = opened.cacheKey === undefined ? undefined : cacheEntry(opened, index, summary, stats)
+  /** Keeps the file's index, with its statistics once they are done, and its cells passes. */
+  keep(
+    opened: OpenedFile,
+    index: IndexStore,
+    summary: ScanSummary,
+    stats: StatsReport | undefined,
+    cells: readonly KeptCells[] = [],
+  ): void {
+    const bytes = opened.cacheKey === undefined ? undefined : cacheEntry(opened, index, summary, stats, cells)
     if (!bytes || opened.cacheKey === undefined) return
     void this.cache.put(this.key(opened.cacheKey), bytes, this.file.name).catch(() => undefined)
   }

@@ -8,6 +8,8 @@ import { proxy } from 'comlink'
 import { isFileChange } from '../../io/fileFingerprint'
 import { isFetchFailure } from '../../io/httpSource'
 import type { SourceSpec } from '../../io/sourceSpec'
+import { cellsSectionFromJson, withKeptCells } from '../../rad/cells/cellsSection'
+import type { KeptCells } from '../../rad/cells/cellsSection'
 import { RadError, fmtInt } from '../../rad/errors'
 import type { OpenedFile, ScanSummary, StatsReport } from '../../workers/protocol'
 import { cores } from '../defaultWorkers'
@@ -43,6 +45,11 @@ export interface ScanOf {
 export class FileScan {
   /** The prelude and container, once the worker has read them. */
   opened: OpenedFile | undefined
+  /**
+   * Cells passes kept for this file, newest first: the cache's or the sidecar's (read when the
+   * index is in), then this page's own as they finish (keepCells). src/rad/cells/cellsSection.ts.
+   */
+  keptCells: KeptCells[] = []
   private readonly worker: IndexWorkerLink
   private readonly of: ScanOf
 
@@ -91,6 +98,19 @@ export class FileScan {
     this.of.onRescan?.(`${what} does not match the file (${why}), so it was dropped and the file was scanned instead.`)
   }
 
+  /**
+   * A finished cells pass: kept with the others, and in the page's cache with the index (ADR 0007).
+   * Only where the page keeps a cache for the file (not a URL, not a file opened with its sidecar):
+   * what is shown as kept was kept.
+   */
+  keepCells(entry: KeptCells): void {
+    const { of } = this
+    if (!of.live() || !of.indexCache || of.store.current.indexSource === 'sidecar') return
+    this.keptCells = withKeptCells(this.keptCells, entry)
+    const view = of.stats.getState()
+    if (view.phase === 'done') this.keepInCache(view.report)
+  }
+
   private start(sidecar: Blob | undefined): void {
     const { of } = this
     const onOpened = (opened: OpenedFile): void => {
@@ -135,9 +155,22 @@ export class FileScan {
       chunks: of.index.count,
       records: of.index.records,
     })
+    this.readKeptCells(summary)
     if (error instanceof RadError && isFileChange(error)) of.onFileChanged(error)
     // A URL whose server failed mid-scan: the statistics would read it again; Retry opens it anew.
     else if (of.index.count > 0 && !summary?.cancelled && !isFetchFailure(error)) this.startStats(summary)
+  }
+
+  /** The cells passes a sidecar or cached index held; entries of another shape are dropped with a notice. */
+  private readKeptCells(summary: ScanSummary | undefined): void {
+    const { kept, dropped } = cellsSectionFromJson(summary?.cells)
+    this.keptCells = kept
+    const what = this.of.store.current.indexSource === 'cache' ? 'cached index' : 'sidecar index'
+    if (dropped.length > 0) {
+      this.of.store.notice(
+        `Part of the ${what} was not used: its cells section does not have the expected shape (${dropped[0] ?? ''}).`,
+      )
+    }
   }
 
   /** The statistics once the index is in (statsOnOpen.ts): kept ones at once, else the pass. */
@@ -156,6 +189,6 @@ export class FileScan {
     if (!opened || !summary || changed || !of.live() || indexSource === 'sidecar') return
     // A cached index without statistics gets them once the pass is done; one with them is kept as it is.
     if (indexSource === 'cache' && stats === undefined) return
-    of.indexCache?.keep(opened, of.index, summary, stats)
+    of.indexCache?.keep(opened, of.index, summary, stats, this.keptCells)
   }
 }

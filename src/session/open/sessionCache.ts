@@ -4,6 +4,8 @@
  * format serves both. Where the bytes live is the page's business (src/ui/persist/persistStore.ts):
  * the session only calls an IndexCache.
  */
+import { cellsSectionToJson } from '../../rad/cells/cellsSection'
+import type { KeptCells } from '../../rad/cells/cellsSection'
 import { encodeSidecar } from '../../rad/sidecar/sidecar'
 import { statsToJson } from '../../rad/stats/section'
 import type { KnownIndex, SidecarStatus } from '../../rad/sidecar/sidecar'
@@ -26,12 +28,16 @@ function keptStatus(status: ScanSummary['status']): SidecarStatus | undefined {
   return status === 'incomplete' || status === 'unreadable' ? undefined : status
 }
 
-/** The `.rdx` bytes of a finished index (and its statistics, once done); undefined when there is nothing worth keeping. */
+/**
+ * The `.rdx` bytes of a finished index (and its statistics, once done, and the cells passes kept,
+ * each under its annotations' fingerprints); undefined when there is nothing worth keeping.
+ */
 export function cacheEntry(
   opened: OpenedFile,
   index: IndexStore,
   summary: ScanSummary,
   stats: StatsReport | undefined,
+  cells: readonly KeptCells[] = [],
 ): Uint8Array | undefined {
   const status = keptStatus(summary.status)
   if (!status || summary.cancelled || index.count === 0) return undefined
@@ -50,6 +56,7 @@ export function cacheEntry(
       error: summary.error,
     },
     stats: stats && statsToJson(stats),
+    ...(cells.length > 0 ? { cells: cellsSectionToJson(cells) } : {}),
   }
   return encodeSidecar(known)
 }

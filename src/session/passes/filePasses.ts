@@ -7,11 +7,12 @@
 import type { ExportFormat } from '../../io/exportSelection'
 import type { SourceSpec } from '../../io/sourceSpec'
 import { DEFAULT_MITO } from '../../rad/cells'
+import type { KeptCells } from '../../rad/cells/cellsSection'
 import type { RadError } from '../../rad/errors'
 import type { RecordFilter } from '../../rad/filter/recordFilter'
 import type { ByteSink } from '../../rad/subsetWriter'
 import type { NbytesConvention } from '../../rad/types'
-import type { ExportPick, OpenedFile } from '../../workers/protocol'
+import type { CellsReply, ExportPick, OpenedFile } from '../../workers/protocol'
 import type { IndexStore } from '../open/indexStore'
 import type { DecodePool } from '../rows/decodePool'
 import type { SessionState } from '../sessionStore'
@@ -40,6 +41,16 @@ export interface PassesOf {
   stats: StatsRun
   /** A pass found the file changed: the session switches its view to that state. */
   onFileChanged: (e: RadError) => void
+  /** Cells passes kept for this file (the cache's, the sidecar's, this page's): fileScan.ts. */
+  keptCells: () => KeptCells[]
+  /** Keeps a finished cells pass with the file's index in the page's cache. */
+  keepCells: (entry: KeptCells) => void
+}
+
+/** A pass's reply as the cache keeps it: its figures under its key, each file's kind by its content key. */
+function keptOf(reply: CellsReply): KeptCells {
+  const files = reply.files.map((f, i) => ({ fingerprint: reply.fingerprints[i] ?? '', kind: f.kind, why: f.why }))
+  return { key: reply.key, json: reply.json, rows: reply.rows, files }
 }
 
 export class FilePasses {
@@ -67,7 +78,9 @@ export class FilePasses {
   /**
    * The cells pass (cellsRun.ts, docs/cells.md) with the annotation files given, over the
    * barcodes with at least `minReads` records (the page's cut-off), else the knee's cells;
-   * replaces any earlier one; rejects until the statistics are done.
+   * replaces any earlier one; rejects until the statistics are done. A pass kept for the same
+   * files and cut-off (by the cache or the sidecar) is shown instead of a walk; a walked one is
+   * kept (keepCells).
    */
   async startCells(files: File[], o: { mito?: string; minReads?: number | undefined } = {}): Promise<CellsRun> {
     const file = this.of.walkable()
@@ -78,8 +91,16 @@ export class FilePasses {
     const cut = await cellsCut(json, this.of.stats, o.minReads)
     this.cells?.cancel()
     const { source, opened, index, convention } = file
-    this.cells = new CellsRun(source, cellsJobOf(opened, index, convention, cut, files, mito))
-    return this.cells
+    const job = { ...cellsJobOf(opened, index, convention, cut, files, mito), kept: this.of.keptCells() }
+    const run = new CellsRun(source, job)
+    this.cells = run
+    run.done.then(
+      (reply) => {
+        if (reply.from === 'pass') this.of.keepCells(keptOf(reply))
+      },
+      () => undefined,
+    )
+    return run
   }
 
   /** The valid part, once a decode worker has confirmed the file unchanged (validPart.ts). */

@@ -24,12 +24,21 @@ function mitoHistogram(rows: CellRows): [number, number][] {
 }
 
 /** The cell and gene figures, the QC scatter, the mito distribution and the cells table. */
-export function CellsPanel({ view, onPick }: { view: CellsView; onPick: (barcode: string) => void }) {
+export function CellsPanel({
+  view,
+  source = 'pass',
+  onPick,
+}: {
+  view: CellsView
+  /** Counted by this page's pass, or kept by the cache or the sidecar (data-source). */
+  source?: 'pass' | 'cache' | 'sidecar'
+  onPick: (barcode: string) => void
+}) {
   const { json, rows } = view
   const histogram = useMemo(() => mitoHistogram(rows), [rows])
   const valid = validBarcodeFraction(json)
   return (
-    <div className="cells-panel" data-testid="cells-panel">
+    <div className="cells-panel" data-testid="cells-panel" data-source={source}>
       <dl className="stat-figures">
         <StatFigure
           testId="stat-cells"

@@ -41,7 +41,8 @@ export function CellsSection({ cells, semantics, statsDone, fileName, onPickBarc
       {state?.phase === 'done' && state.reply && (
         <>
           <TakenFor reply={state.reply} />
-          <CellsPanel view={state.reply} onPick={onPickBarcode} />
+          <KeptNote from={state.reply.from} />
+          <CellsPanel view={state.reply} source={state.reply.from} onPick={onPickBarcode} />
         </>
       )}
     </section>
@@ -119,6 +120,20 @@ function TakenFor({ reply }: { reply: CellsReply }) {
           <span className="muted">({f.why})</span>
         </span>
       ))}
+    </p>
+  )
+}
+
+/** Figures not counted here: kept by this browser's cache or by `rad index` for the same files and cut-off. */
+function KeptNote({ from }: { from: CellsReply['from'] }) {
+  if (from === 'pass') return null
+  const where =
+    from === 'cache'
+      ? 'kept in this browser from an earlier count'
+      : 'counted by rad index and stored in the sidecar index (.rdx)'
+  return (
+    <p className="cells-note" data-testid="cells-kept">
+      Cells {where} of the same annotation files at the same cut-off; not counted again.
     </p>
   )
 }

@@ -8,8 +8,14 @@ import { UPlotChart, themeColor } from './UPlotChart'
 
 export type { RankMark } from './kneeLabels'
 
+/** What the plot ranks barcodes by: their reads, or their distinct UMIs. */
+export type RankBy = 'reads' | 'umis'
+
 interface Props {
+  /** Reads per barcode: the cut-off's points are this curve's. */
   curve: RankCurve
+  /** Distinct UMIs per barcode, drawn instead when given (the UMIs view); the cut-off stays a rank. */
+  umiCurve?: RankCurve | undefined
   /** Index into the curve's points of the draggable cut-off. */
   cutoff: number
   onCutoff: (point: number) => void
@@ -22,14 +28,20 @@ const HEIGHT = 260
 const LOG = 3 as uPlot.Scale.Distr
 
 /**
- * The barcode-rank plot on log–log axes (reads per barcode against rank),
- * drawn from the thinned curve (logDownsample), with the knee and the other
- * cut-offs as lines and a cut-off the mouse drags (the slider beside it is
- * the keyboard's way).
+ * The barcode-rank plot on log–log axes (reads per barcode against rank, or distinct UMIs per
+ * barcode against their rank by UMIs), drawn from the thinned curve (logDownsample), with the knee
+ * and the other cut-offs as lines and a cut-off the mouse drags (the slider beside it is the
+ * keyboard's way). By UMIs, the ranks up to the cut-off's (as many barcodes as the cells) are
+ * coloured: the cells are chosen by reads, so near the cut-off a few may differ.
  */
-export function KneePlot({ curve, cutoff, onCutoff, marks }: Props) {
+export function KneePlot({ curve, umiCurve, cutoff, onCutoff, marks }: Props) {
+  const by: RankBy = umiCurve ? 'umis' : 'reads'
   // Two series that meet at the cut-off: the cells (ranks up to it) and the background after it.
-  const data = useMemo<uPlot.AlignedData>(() => splitAtCutoff(curve, cutoff), [curve, cutoff])
+  const data = useMemo<uPlot.AlignedData>(
+    () =>
+      umiCurve ? splitAtCutoff(umiCurve, pointAtRank(umiCurve, curve.rank[cutoff] ?? 1)) : splitAtCutoff(curve, cutoff),
+    [curve, umiCurve, cutoff],
+  )
   const state = useRef({ cutoff, marks, curve, onCutoff })
   useLayoutEffect(() => {
     state.current = { cutoff, marks, curve, onCutoff }
@@ -44,7 +56,7 @@ export function KneePlot({ curve, cutoff, onCutoff, marks }: Props) {
       legend: { show: false },
       cursor: { drag: { x: false, y: false, setScale: false }, points: { show: false } },
       scales: { x: { distr: LOG, time: false }, y: { distr: LOG } },
-      axes: [axis('Barcode rank'), { ...axis('Reads'), size: 60 }],
+      axes: [axis('Barcode rank'), { ...axis(by === 'umis' ? 'UMIs' : 'Reads'), size: 60 }],
       series: [
         {},
         { label: 'cells', stroke: () => themeColor('--accent'), width: 2, points: { show: false } },
@@ -64,7 +76,7 @@ export function KneePlot({ curve, cutoff, onCutoff, marks }: Props) {
         ],
       },
     }),
-    [],
+    [by],
   )
   const dragging = useRef(false)
   const ready = useCallback((u: uPlot) => {
@@ -103,7 +115,11 @@ export function KneePlot({ curve, cutoff, onCutoff, marks }: Props) {
       build={build}
       height={HEIGHT}
       onReady={ready}
-      label="Barcode-rank plot: the cells up to the cut-off in colour, the background after it in grey"
+      label={
+        by === 'umis'
+          ? 'Barcode-rank plot by distinct UMIs: as many barcodes as the cells in colour, the background after them in grey'
+          : 'Barcode-rank plot by reads: the cells up to the cut-off in colour, the background after it in grey'
+      }
       testId="knee-plot"
     />
   )

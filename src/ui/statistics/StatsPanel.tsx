@@ -8,6 +8,8 @@ import type { KneeCut } from '../export/exportChoice'
 import { fmtCount } from '../format'
 import { HistogramPlot } from './HistogramPlot'
 import { KneePlot } from './KneePlot'
+import type { RankBy } from './KneePlot'
+import { RankByToggle } from './RankByToggle'
 import { kneeMarks } from './kneeLabels'
 import type { AskedCutoffs } from './kneeLabels'
 import { RankedBars } from './RankedBars'
@@ -310,14 +312,31 @@ function KneeFigure(
   const reads = curve.cumulative[cutoff] ?? 0
   const minCount = curve.count[cutoff] ?? 0
   const { onCutoff } = props
+  const umiCurve = props.view.report?.umiCurve
+  const [rankBy, setRankBy] = useState<RankBy>('reads')
+  const by: RankBy = umiCurve ? rankBy : 'reads'
   const readsShare = curve.total > 0 ? reads / curve.total : 0
   useEffect(() => {
     onCutoff?.({ cells, minCount, readsShare })
   }, [onCutoff, cells, minCount, readsShare])
   return (
-    <figure className="stats-figure stats-knee">
-      <figcaption>Barcode rank (knee) plot: reads per barcode by rank, log–log</figcaption>
-      <KneePlot curve={curve} cutoff={cutoff} onCutoff={choose} marks={marks} />
+    <figure
+      className="stats-figure stats-knee"
+      data-testid="knee-figure"
+      data-by={by}
+      data-top={String(((by === 'umis' && umiCurve) || curve).count[0] ?? 0)}
+    >
+      <figcaption className="knee-caption">
+        <span>Barcode rank (knee) plot: {by === 'umis' ? 'distinct UMIs' : 'reads'} per barcode by rank, log–log</span>
+        {umiCurve && <RankByToggle by={by} onBy={setRankBy} />}
+      </figcaption>
+      <KneePlot
+        curve={curve}
+        umiCurve={by === 'umis' ? umiCurve : undefined}
+        cutoff={cutoff}
+        onCutoff={choose}
+        marks={marks}
+      />
       <CutoffControls
         points={curve.rank.length}
         cutoff={cutoff}
