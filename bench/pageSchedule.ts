@@ -89,16 +89,20 @@ function main(path: string, workers: number, drainEvery: number, own: boolean): 
   }
   closeSync(fd)
   // As the page's end (statsPass.ts): the others' figures without their pairs where all count exactly.
+  const endStart = performance.now()
+  const endCpu0 = process.cpuUsage()
   const what = own && accs.every((a) => a.exactPairs) ? 'figures' : 'whole'
   for (let w = 1; w < workers; w++) accs[0]!.merge(accs[w]!.exportState(what))
   const json = statsJson(accs[0]!.exportState('figures'), prelude, sem)
   peak = Math.max(peak, process.memoryUsage().rss)
   const cpu = process.cpuUsage(cpu0)
+  const endCpu = process.cpuUsage(endCpu0)
+  const endSeconds = (performance.now() - endStart) / 1000
   const line = [
     own
       ? `${String(workers)} accumulators owning bucket ranges:`
       : `${String(workers)} accumulators, drained every ${String(drainEvery)} batches:`,
-    `CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s, wall ${((performance.now() - t0) / 1000).toFixed(2)} s,`,
+    `CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s, wall ${((performance.now() - t0) / 1000).toFixed(2)} s (the end's merges ${endSeconds.toFixed(2)} s, CPU ${((endCpu.user + endCpu.system) / 1e6).toFixed(2)} s),`,
     `peak RSS ${((peak - idle) / 2 ** 20).toFixed(0)} MiB above the start;`,
     `barcodes ${String(json.barcodes?.distinct)}, pairs ${String(json.umis?.distinct_pairs)},`,
     `exact ${String(json.exact)}, median UMIs ${String(json.umis?.per_barcode.median)},`,

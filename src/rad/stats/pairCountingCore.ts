@@ -4,6 +4,7 @@
  * merged lists, and is freed with the counter. Lists leave it only as copies (bucketLists).
  */
 import type { BucketLists } from './partitionLists'
+import { listBytes } from './partitionLists'
 import { PAIR_COUNTING_WASM } from './pairCountingWasm'
 import { wasm } from '../runtime'
 
@@ -29,6 +30,33 @@ interface CoreExports {
   bucketOddPairs(b: number): number
   barcodesHeld(): number
   dropBucket(b: number): void
+  allocLists(bytes: number): number
+  freeLists(at: number): void
+  mergeLists(
+    a: number,
+    capA: number,
+    na: number,
+    pairsA: number,
+    b: number,
+    capB: number,
+    nb: number,
+    pairsB: number,
+    out: number,
+    capOut: number,
+  ): number
+  mergedPairs(): number
+}
+
+/**
+ * Lists in the core's memory laid out as a spill writes them (partitionLists.ts, listsIn), room
+ * for `cap` barcodes and `pairCap` pairs: a spilled segment read back, or a merge's output.
+ */
+export interface CoreLists {
+  at: number
+  cap: number
+  pairCap: number
+  barcodes: number
+  pairs: number
 }
 
 let compiled: object | undefined
@@ -153,6 +181,55 @@ export class PairCountingCore {
       umiCounts: new Uint32Array(buffer, c.bucketUmiCounts(b), nb),
       umis: this.words(c.bucketUmis(b), c.bucketPairs(b)),
     }
+  }
+
+  /** Room for lists of `barcodes` and `pairs` in the core's memory (to free with freeLists). */
+  allocLists(barcodes: number, pairs: number): CoreLists {
+    const at = this.core.allocLists(listBytes(barcodes, pairs))
+    return { at, cap: barcodes, pairCap: pairs, barcodes: 0, pairs: 0 }
+  }
+
+  /** The bytes of `l`'s room, for a spilled segment of exactly its size read into it: valid until the next call into the core. */
+  listBytesOf(l: CoreLists): Uint8Array {
+    return new Uint8Array(this.core.memory.buffer, l.at, listBytes(l.cap, l.pairCap))
+  }
+
+  /** Views of `l`'s lists: valid until the next call into the core. */
+  listsOf(l: CoreLists): BucketLists {
+    const buffer = this.core.memory.buffer
+    return {
+      reads: new Float64Array(buffer, l.at, l.barcodes),
+      barcodes: new Uint32Array(buffer, l.at + 8 * l.cap, l.barcodes),
+      umiCounts: new Uint32Array(buffer, l.at + 12 * l.cap, l.barcodes),
+      umis: new Uint32Array(buffer, l.at + 16 * l.cap, l.pairs),
+    }
+  }
+
+  /** `lists` (of barcodes and pairs as given) copied into the core's memory; `lists` is asked for after the room is made. */
+  copyIn(barcodes: number, pairs: number, lists: () => BucketLists): CoreLists {
+    const l = this.allocLists(barcodes, pairs)
+    l.barcodes = barcodes
+    l.pairs = pairs
+    const src = lists()
+    const dst = this.listsOf(l)
+    dst.reads.set(src.reads)
+    dst.barcodes.set(src.barcodes)
+    dst.umiCounts.set(src.umiCounts)
+    dst.umis.set(src.umis)
+    return l
+  }
+
+  /** `a` and `b` merged into new room (mergeLists of partitionLists.ts, in the core: assembly/listMerge.ts). */
+  mergeLists(a: CoreLists, b: CoreLists): CoreLists {
+    const out = this.allocLists(a.barcodes + b.barcodes, a.pairs + b.pairs)
+    const c = this.core
+    out.barcodes = c.mergeLists(a.at, a.cap, a.barcodes, a.pairs, b.at, b.cap, b.barcodes, b.pairs, out.at, out.cap)
+    out.pairs = c.mergedPairs()
+    return out
+  }
+
+  freeLists(l: CoreLists): void {
+    this.core.freeLists(l.at)
   }
 
   /** Distinct barcodes in the merged lists. */

@@ -188,7 +188,7 @@ export class PairPartitions {
         rows = -1
         return
       }
-      // Copies: `lists` live in the spill's reused buffers (SpilledRuns.merged).
+      // Copies: `lists` are views of the counting core's memory (SpilledRuns.merged).
       setBucket(s, b, {
         barcodes: lists.barcodes.slice(),
         reads: lists.reads.slice(),
@@ -206,8 +206,13 @@ export class PairPartitions {
         keep(b, bucketOf(this.state, b), this.state.oddCounts[b]!)
         continue
       }
-      // The core's lists as views: nothing calls into the core until the merge is done.
-      runs.merged(b, [this.core.bucketViews(b), bucketOf(this.state, b)], (lists) => {
+      const mine = this.core.bucketViews(b)
+      const mergedIn = bucketOf(this.state, b)
+      const more = [
+        { barcodes: mine.barcodes.length, pairs: mine.umis.length, lists: () => this.core.bucketViews(b) },
+        { barcodes: mergedIn.barcodes.length, pairs: mergedIn.umis.length, lists: () => mergedIn },
+      ]
+      runs.merged(b, this.core, more, (lists) => {
         keep(b, lists, oddWords(lists.umis))
       })
       this.core.dropBucket(b)

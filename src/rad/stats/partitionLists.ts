@@ -44,22 +44,13 @@ function listsOf(barcodes: number, pairs: number): BucketLists {
   }
 }
 
-/** Bytes of one bucket's lists laid out in one buffer (listsIn): 16 a barcode, 4 a pair. */
+/**
+ * Bytes of one bucket's lists laid out in one buffer, as a spill writes them (spilledRuns.ts) and
+ * the counting core merges them (pairCountingCore.ts, CoreLists): the reads (f64), then the low
+ * bits, the distinct UMIs and the pairs (u32), so the f64s stay aligned. 16 a barcode, 4 a pair.
+ */
 export function listBytes(barcodes: number, pairs: number): number {
   return 16 * barcodes + 4 * pairs
-}
-
-/**
- * One bucket's lists in `buffer`, as a spill writes them (spilledRuns.ts): the reads (f64), then
- * the low bits, the distinct UMIs and the pairs (u32), so the f64s stay aligned.
- */
-export function listsIn(buffer: ArrayBuffer, barcodes: number, pairs: number): BucketLists {
-  return {
-    reads: new Float64Array(buffer, 0, barcodes),
-    barcodes: new Uint32Array(buffer, 8 * barcodes, barcodes),
-    umiCounts: new Uint32Array(buffer, 12 * barcodes, barcodes),
-    umis: new Uint32Array(buffer, 16 * barcodes, pairs),
-  }
 }
 
 /** A bucket's lists when it holds nothing. */
@@ -126,17 +117,13 @@ function lowerBound(a: Uint32Array, from: number, to: number, x: number): number
  * Merges two buckets' lists: a barcode in both sums its reads; a pair in both, its parities. The
  * result is written once, into arrays sized for both (views of their first part): no scratch
  * copy. A barcode in both merges the shorter run into the longer one by galloping when the
- * longer is much longer (a cell's UMIs so far and the few of this batch). `room` gives the
- * output arrays (a settle's reused buffers: spilledRuns.ts).
+ * longer is much longer (a cell's UMIs so far and the few of this batch). The end of a pass that
+ * spilled merges in the counting core (assembly/listMerge.ts), by the same rule.
  */
-export function mergeLists(
-  a: BucketLists,
-  b: BucketLists,
-  room: (barcodes: number, pairs: number) => BucketLists = outputLists,
-): BucketLists {
+export function mergeLists(a: BucketLists, b: BucketLists): BucketLists {
   const na = a.barcodes.length
   const nb = b.barcodes.length
-  const out = room(na + nb, a.umis.length + b.umis.length)
+  const out = outputLists(na + nb, a.umis.length + b.umis.length)
   let i = 0
   let j = 0
   let pa = 0

@@ -9,7 +9,8 @@
  * The store is synchronous: counters run in worker threads (a temporary file, cli/spillFile.ts)
  * and page workers (the Origin Private File System's sync access handles).
  */
-import { BUCKETS, listBytes, listsIn, mergeFigures, mergeLists } from './partitionLists'
+import { BUCKETS, listBytes, mergeFigures } from './partitionLists'
+import type { CoreLists, PairCountingCore } from './pairCountingCore'
 import type { BucketLists } from './partitionLists'
 import { oddWords } from './partitionFigures'
 import type { SpillStore } from './statsTypes'
@@ -27,40 +28,6 @@ function bytesOf(a: ArrayBufferView): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength)
 }
 
-/** Free buffers a pool keeps at most (a bucket's merge holds about as many at once). */
-const POOL_BUFFERS = 16
-
-/**
- * Buffers the end's merge reuses from bucket to bucket (the buckets' sizes are alike). Fresh
- * arrays for every segment read and every merge were garbage the collector let pile up: ~150 MiB
- * a worker at the end of the page's pass on a 4 GiB run (bench/results.md, issue 35).
- */
-class BufferPool {
-  private readonly free: ArrayBuffer[] = []
-
-  /** The smallest free buffer of at least `bytes`, or a new one a quarter larger. */
-  take(bytes: number): ArrayBuffer {
-    let best = -1
-    for (let i = 0; i < this.free.length; i++) {
-      const n = this.free[i]!.byteLength
-      if (n >= bytes && (best < 0 || n < this.free[best]!.byteLength)) best = i
-    }
-    if (best >= 0) return this.free.splice(best, 1)[0]!
-    return new ArrayBuffer(8 * Math.ceil((1.25 * bytes) / 8))
-  }
-
-  /** Takes `buffer` back; past POOL_BUFFERS the smallest is let go. */
-  give(buffer: ArrayBuffer): void {
-    this.free.push(buffer)
-    if (this.free.length <= POOL_BUFFERS) return
-    let smallest = 0
-    for (let i = 1; i < this.free.length; i++) {
-      if (this.free[i]!.byteLength < this.free[smallest]!.byteLength) smallest = i
-    }
-    this.free.splice(smallest, 1)
-  }
-}
-
 export class SpilledRuns {
   private readonly store: SpillStore
   private readonly segments: Segment[][] = Array.from({ length: BUCKETS }, () => [])
@@ -73,7 +40,6 @@ export class SpilledRuns {
   private readonly keepUpTo: number
   /** Spills so far. */
   spills = 0
-  private readonly pool = new BufferPool()
 
   constructor(store: SpillStore, keepFigures = false, keepUpTo = Infinity) {
     this.store = store
@@ -127,47 +93,43 @@ export class SpilledRuns {
     }
   }
 
-  /** Lists for `barcodes` and `pairs` in a buffer of the pool (`taken` lists the buffers lent). */
-  private pooledLists(barcodes: number, pairs: number, taken: Set<ArrayBuffer>): BucketLists {
-    const buffer = this.pool.take(listBytes(barcodes, pairs))
-    taken.add(buffer)
-    return listsIn(buffer, barcodes, pairs)
-  }
-
-  /** Gives `lists`' buffer back to the pool if it was lent from it. */
-  private giveBack(lists: BucketLists, taken: Set<ArrayBuffer>): void {
-    const buffer = lists.reads.buffer as ArrayBuffer
-    if (!taken.delete(buffer)) return
-    this.pool.give(buffer)
-  }
-
   /**
-   * Bucket b's spilled lists and `more` (lists still in memory, views allowed) as one, merged two
-   * by two, the smallest first (each pair merged is about the same size: no run is copied once a
-   * run), handed to `use`: they live in the pool's buffers, valid only until `use` returns.
+   * Bucket b's spilled lists and `more` (lists still in memory: their sizes, and the lists asked
+   * for once the core has made their room) as one, merged two by two, the smallest first (each
+   * pair merged is about the same size: no run is copied once a run), in the counting core's
+   * memory (assembly/listMerge.ts: no garbage, and a third of a spilled run's CPU in JavaScript).
+   * Handed to `use` as views of the core's memory, valid only until `use` returns.
    */
-  merged(b: number, more: readonly BucketLists[], use: (lists: BucketLists) => void): void {
-    const taken = new Set<ArrayBuffer>()
-    const room = (barcodes: number, pairs: number): BucketLists => this.pooledLists(barcodes, pairs, taken)
-    const queue = this.segments[b]!.map((s) => {
-      const lists = room(s.barcodes, s.pairs)
-      this.store.read(s.offset, listBytes(s.barcodes, s.pairs), new Uint8Array(lists.reads.buffer))
+  merged(b: number, core: PairCountingCore, more: readonly ListsToCopy[], use: (lists: BucketLists) => void): void {
+    const queue: CoreLists[] = this.segments[b]!.map((s) => {
+      const lists = core.allocLists(s.barcodes, s.pairs)
+      this.store.read(s.offset, listBytes(s.barcodes, s.pairs), core.listBytesOf(lists))
+      lists.barcodes = s.barcodes
+      lists.pairs = s.pairs
       return lists
     })
-    queue.push(...more.filter((l) => l.barcodes.length > 0))
+    for (const m of more) if (m.barcodes > 0) queue.push(core.copyIn(m.barcodes, m.pairs, m.lists))
     this.segments[b] = []
     this.keptBarcodes -= this.figures?.[b]?.barcodes.length ?? 0
     if (this.figures) this.figures[b] = undefined
     this.oddSums[b] = 0
     while (queue.length > 1) {
-      queue.sort((x, y) => x.umis.length - y.umis.length)
-      const [x, y] = queue.splice(0, 2) as [BucketLists, BucketLists]
-      queue.push(mergeLists(x, y, room))
-      this.giveBack(x, taken)
-      this.giveBack(y, taken)
+      queue.sort((x, y) => x.pairs - y.pairs)
+      const [x, y] = queue.splice(0, 2) as [CoreLists, CoreLists]
+      queue.push(core.mergeLists(x, y))
+      core.freeLists(x)
+      core.freeLists(y)
     }
-    const lists = queue[0]
-    if (lists) use(lists)
-    for (const buffer of taken) this.pool.give(buffer)
+    const last = queue[0]
+    if (!last) return
+    use(core.listsOf(last))
+    core.freeLists(last)
   }
+}
+
+/** Lists to merge that are not in the core's room yet: their sizes, and the lists, asked for once the room is made. */
+export interface ListsToCopy {
+  barcodes: number
+  pairs: number
+  lists: () => BucketLists
 }

@@ -224,7 +224,7 @@ describe('pair partitions past their memory budget (spilled to a store)', () => 
     expect(partitionFigures(p.exportState('figures'))).toEqual(partitionFigures(plain.exportState()))
   })
 
-  it('merge a bucket`s spills in reused buffers: a second export of the same counter is the same, and whole', () => {
+  it('merge a bucket`s spills in the core: each bucket`s lists copied out, a second export the same', () => {
     const rows = rowsOf(30_000, 11)
     const plain = new PairPartitions()
     plain.addRows(rows, 4, 0, 30_000)
@@ -233,7 +233,7 @@ describe('pair partitions past their memory budget (spilled to a store)', () => 
     const first = p.exportState('whole')
     expect(partitionFigures(first)).toEqual(partitionFigures(plain.exportState()))
     expect(partitionBarcodes(first)).toEqual(partitionBarcodes(plain.exportState()))
-    // Each bucket's lists are copies out of the pool's buffers: no two buckets share a buffer.
+    // Each bucket`s lists are copies out of the core`s memory: no two buckets share a buffer.
     const buffers = new Set(first.umis.filter((u) => u.length > 0).map((u) => u.buffer))
     expect(buffers.size).toBe(first.umis.filter((u) => u.length > 0).length)
     expect(partitionFigures(p.exportState('whole'))).toEqual(partitionFigures(first))

@@ -14,6 +14,7 @@
  */
 
 import { mergeKeys } from './bucketLists'
+export { allocLists, freeLists, mergeLists, mergedPairs } from './listMerge'
 import { sortKeys } from './radixSort'
 import { BUCKETS, get, put, table } from './tables'
 
