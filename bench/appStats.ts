@@ -3,7 +3,8 @@
  * event a drop gives too) until the statistics panel is done — the index and the pass, what the
  * user waits for — with the renderer's peak resident memory above what the page held before the
  * drop; beside the raw read of the same `File` in the harness page (16 MiB blocks, 4 in flight).
- * Each run is a fresh browser context: the page's cache would otherwise restore the report. The
+ * Each run is a fresh browser with a profile of its own in a new folder (launchProfile: a user's
+ * window, not an incognito context): the page's cache would otherwise restore the report. The
  * figures the page saves (Save JSON) are compared with `rad stats --json` on the same file.
  *
  *   npx tsx bench/appStats.ts FILE [runs]       (default bench/data/tenx-1024m.rad, 2 runs)
@@ -14,7 +15,7 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from '@playwright/test'
-import { harness, launch, rendererRss, serve, withPeakMemory } from './browser'
+import { harness, launch, launchProfile, rendererRss, serve, withPeakMemory } from './browser'
 
 const ROOT = join(import.meta.dirname, '..')
 const PORT = Number(process.env.BENCH_PORT ?? 4329)
@@ -137,8 +138,8 @@ function traceMemory(page: Page, idle: number): { stop(): void } {
 }
 
 /** One drop → done in a fresh context: ms, peak MiB above the page before the drop, the saved figures. */
-async function dropToDone(browser: Browser, file: string): Promise<{ ms: number; above: number; got: Figures }> {
-  const context = await browser.newContext({ acceptDownloads: true })
+async function dropToDone(file: string): Promise<{ ms: number; above: number; got: Figures }> {
+  const context = await launchProfile()
   try {
     const page = await context.newPage()
     // BENCH_BUDGET (bytes of lists), BENCH_PENDING (keys waiting), BENCH_ROWS (barcodes kept a row):
@@ -196,7 +197,7 @@ export async function appStatsSection(file: string, runs = 2): Promise<string> {
     const above: number[] = []
     let got: Figures | undefined
     for (let i = 0; i < runs; i++) {
-      const r = await dropToDone(browser, file)
+      const r = await dropToDone(file)
       rates.push(size / GB / (r.ms / 1000))
       above.push(r.above)
       got = r.got

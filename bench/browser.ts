@@ -3,12 +3,13 @@
  * the harness page (bench/dist/), Debian's Chromium driven by Playwright, and
  * the renderer's memory read from /proc while a file is indexed.
  */
-import { createReadStream, existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import { createReadStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import { extname, join, normalize } from 'node:path'
 import { chromium } from '@playwright/test'
-import type { Browser, Page } from '@playwright/test'
+import type { Browser, BrowserContext, Page } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -49,6 +50,25 @@ export function launch(): Promise<Browser> {
     executablePath: CHROMIUM_PATH,
     args: process.env.BENCH_JS_FLAGS ? [...CHROMIUM_ARGS, `--js-flags=${process.env.BENCH_JS_FLAGS}`] : CHROMIUM_ARGS,
   })
+}
+
+/**
+ * A browser with a profile of its own, in a fresh temporary folder, as a user's window is (not an
+ * incognito context: there the origin's private file system is held in memory, and the statistics
+ * pass spills to it through the browser process; bench/results.md, issue 35), removed at exit.
+ */
+export async function launchProfile(): Promise<BrowserContext> {
+  const dir = mkdtempSync(join(tmpdir(), 'rad-bench-profile-'))
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    acceptDownloads: true,
+  })
+  // The browser may still write its profile as it ends: the folder goes when the bench exits.
+  process.on('exit', () => {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 })
+  })
+  return context
 }
 
 /** Resident memory (bytes) of every Chromium renderer process (pages and their workers live there). */

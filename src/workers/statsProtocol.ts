@@ -47,8 +47,6 @@ export interface SpillPlan {
    * barcodes in memory only.
    */
   rowsUpTo: number
-  /** The budget once the worker's lists hold more than rowsUpTo barcodes (SpillOptions.manyBarcodes). */
-  budgetPastRows: number
 }
 
 export interface StatsWorkerApi {

@@ -156,13 +156,7 @@ async function startPass(id: number, d: Decoder, owners: BucketOwners, plan: Spi
   const spilling =
     plan && spill
       ? {
-          spill: {
-            store: spill,
-            budget: plan.budget,
-            partialReports: true,
-            partialBarcodesUpTo: plan.rowsUpTo,
-            manyBarcodes: { barcodes: plan.rowsUpTo, budget: plan.budgetPastRows },
-          },
+          spill: { store: spill, budget: plan.budget, partialReports: true, partialBarcodesUpTo: plan.rowsUpTo },
           pendingKeys: plan.pendingKeys,
         }
       : {}

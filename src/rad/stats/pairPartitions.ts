@@ -49,7 +49,7 @@ export class PairPartitions {
   /** Whether a state merged in was a partial report that left spilled barcodes out (barcodesIncomplete). */
   private incompleteIn = false
   /** Lists written to disk past the memory budget (spilledRuns.ts); undefined: never spilled. */
-  private readonly spill: (Pick<SpillOptions, 'budget' | 'manyBarcodes'> & { runs: SpilledRuns }) | undefined
+  private readonly spill: { runs: SpilledRuns; budget: number } | undefined
 
   /**
    * `owners` counters share the buckets, each a contiguous range (bench/results.md, ADR 0009's
@@ -58,11 +58,7 @@ export class PairPartitions {
   constructor(owners = 1, self = 0, pendingKeys = PENDING_CAP, spill?: SpillOptions) {
     this.owners = owners
     this.spill = spill
-      ? {
-          runs: new SpilledRuns(spill.store, spill.partialReports, spill.partialBarcodesUpTo),
-          budget: spill.budget,
-          manyBarcodes: spill.manyBarcodes,
-        }
+      ? { runs: new SpilledRuns(spill.store, spill.partialReports, spill.partialBarcodesUpTo), budget: spill.budget }
       : undefined
     this.pendingCap = Math.ceil(pendingKeys / owners)
     const ownBuckets = Math.ceil(((self + 1) * BUCKETS) / owners) - Math.ceil((self * BUCKETS) / owners)
@@ -98,12 +94,7 @@ export class PairPartitions {
   /** Sorts each bucket's waiting keys and merges them into its lists; spills them past the budget. */
   flush(): void {
     this.core.flush()
-    const spill = this.spill
-    if (!spill) return
-    if (spill.manyBarcodes && this.core.barcodesHeld > spill.manyBarcodes.barcodes) {
-      spill.budget = Math.min(spill.budget, spill.manyBarcodes.budget)
-    }
-    if (this.listBytes > spill.budget) this.spillLists(spill.runs)
+    if (this.spill && this.listBytes > this.spill.budget) this.spillLists(this.spill.runs)
   }
 
   /** Bytes the merged lists take in the core, with the quarter of room a merge leaves. */

@@ -309,10 +309,4 @@ export interface SpillOptions {
    * of the lists in memory only (`PartitionState.barcodesIncomplete`) until the end's exact merge.
    */
   partialBarcodesUpTo?: number
-  /**
-   * Past `barcodes` barcodes in the counter's lists (a run whose barcodes are nearly all distinct:
-   * its lists are barcodes, 16 bytes each, and the core's memory grows ~3× past them), the budget
-   * drops to `budget` for the rest of the pass (the page: ADR 0016).
-   */
-  manyBarcodes?: { barcodes: number; budget: number }
 }

@@ -38,15 +38,15 @@ export const STATS_BATCH_BYTES = 16 << 20
 
 /**
  * The exact pairs' lists the pass may hold, all workers together, before each worker spills its
- * own to a file of the origin's private file system (ADR 0015), and the keys waiting. A spill costs
- * the page ~40 % of its speed (each worker merges what it wrote at the end), so a file whose lists
- * fit (a 1 GiB 10x run's take ~200 MB) never spills; a larger one gets the small budget that keeps
- * the pass near 512 MiB above idle at any size. `globalThis.radStatsBudget` (bytes) and
- * `radStatsPending` (keys), set before the page loads, change them: the browser tests spill the
- * small fixtures so.
+ * own to a file of the origin's private file system (ADR 0015), and the keys waiting: the same for
+ * every file. The counting core's memory grows to ~3× its lists, so a budget that let a 1 GiB 10x
+ * run's lists (~200 MB) stay in memory took the page to 481–511 MiB above idle; spilled in blocks
+ * (opfsSpill.ts), the same run costs ~10 % of its speed at ~360 MiB (bench/results.md, issue 35).
+ * `globalThis.radStatsBudget` (bytes) and `radStatsPending` (keys), set before the page loads,
+ * change them: the browser tests spill the small fixtures so.
  */
-export const PAGE_LIST_BUDGET = { upTo: 3 << 29, fits: 256 << 20, larger: 64 << 20 } as const
-export const PAGE_PENDING_KEYS = { fits: 4 << 20, larger: 2 << 20 } as const
+export const PAGE_LIST_BUDGET = 64 << 20
+export const PAGE_PENDING_KEYS = 2 << 20
 /**
  * Barcodes the page keeps a row for, all workers together (16 bytes each, and a few copies at the
  * end): a 10x run's million and more. Past it (a run whose barcodes are nearly all distinct) the
@@ -65,15 +65,11 @@ function knob(name: 'radStatsBudget' | 'radStatsPending' | 'radStatsRows', fallb
 
 /** Each worker's share of the memory plan (SpillPlan), for a pass over `totalBytes`. */
 export function spillPlanOf(totalBytes: number, workers: number): SpillPlan {
-  const size = totalBytes <= PAGE_LIST_BUDGET.upTo ? 'fits' : 'larger'
   return {
-    budget: Math.floor(knob('radStatsBudget', PAGE_LIST_BUDGET[size]) / workers),
-    pendingKeys: knob('radStatsPending', PAGE_PENDING_KEYS[size]),
+    budget: Math.floor(knob('radStatsBudget', PAGE_LIST_BUDGET) / workers),
+    pendingKeys: knob('radStatsPending', PAGE_PENDING_KEYS),
     bytes: Math.ceil((SPILL_SHARE_OF_FILE * totalBytes) / workers),
     rowsUpTo: Math.ceil(knob('radStatsRows', PAGE_ROW_BARCODES) / workers),
-    // A run of more barcodes than rows kept (nearly all distinct) fills the lists with barcodes: the
-    // core's memory grows ~3× past them, so such a worker spills on the larger files' budget.
-    budgetPastRows: Math.floor(knob('radStatsBudget', PAGE_LIST_BUDGET.larger) / workers),
   }
 }
 

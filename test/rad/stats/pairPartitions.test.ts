@@ -206,24 +206,6 @@ describe('pair partitions past their memory budget (spilled to a store)', () => 
     expect(partitionBarcodes(figures)).toEqual(partitionBarcodes(plain.exportState()))
   })
 
-  it('past manyBarcodes barcodes, spill on the smaller budget; the figures the same', () => {
-    const rows = rowsOf(30_000, 10)
-    const plain = new PairPartitions()
-    plain.addRows(rows, 4, 0, 30_000)
-    const spilling = (manyBarcodes?: { barcodes: number; budget: number }) => {
-      const store = new MemorySpillStore()
-      const p = new PairPartitions(1, 0, 1000, { store, budget: 1 << 30, manyBarcodes })
-      for (let from = 0; from < 30_000; from += 1000) p.addRows(rows, 4, from, from + 1000)
-      return { p, store }
-    }
-    expect(spilling().p.spilled).toBe(false)
-    expect(spilling({ barcodes: 1 << 30, budget: 4096 }).p.spilled).toBe(false)
-    const { p, store } = spilling({ barcodes: 100, budget: 4096 })
-    expect(p.spilled).toBe(true)
-    expect(store.appends).toBeGreaterThan(1)
-    expect(partitionFigures(p.exportState('figures'))).toEqual(partitionFigures(plain.exportState()))
-  })
-
   it('merge a bucket`s spills in the core: each bucket`s lists copied out, a second export the same', () => {
     const rows = rowsOf(30_000, 11)
     const plain = new PairPartitions()

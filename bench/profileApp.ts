@@ -1,0 +1,82 @@
+/**
+ * Where the app's time goes from the drop to the statistics done (issue 35): a Chromium trace
+ * with V8's sampling profiler on every thread (the page, the index worker, the decode workers),
+ * summed as self time by function, per thread. Build first as bench/appStats.ts says.
+ *
+ *   npx tsx bench/profileApp.ts FILE [top]
+ */
+import { join } from 'node:path'
+import { launch, serve } from './browser'
+
+const ROOT = join(import.meta.dirname, '..')
+const PORT = Number(process.env.BENCH_PORT ?? 4331)
+
+interface ProfileNode {
+  id: number
+  callFrame: { functionName: string; url?: string; lineNumber: number }
+}
+interface TraceEvent {
+  name: string
+  pid: number
+  tid: number
+  id?: string
+  args?: { data?: { cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[] } }
+}
+
+/** Self time (ms) by function, per profile (a thread's), from the trace's ProfileChunk events. */
+function selfTimes(events: TraceEvent[]): Map<string, Map<string, number>> {
+  const nodes = new Map<string, Map<number, string>>()
+  const times = new Map<string, Map<string, number>>()
+  for (const e of events) {
+    if (e.name !== 'ProfileChunk') continue
+    const key = `${String(e.pid)}:${e.id ?? String(e.tid)}`
+    const names = nodes.get(key) ?? new Map<number, string>()
+    nodes.set(key, names)
+    for (const n of e.args?.data?.cpuProfile?.nodes ?? []) {
+      const file = (n.callFrame.url ?? '').split('/').pop() ?? ''
+      names.set(n.id, `${n.callFrame.functionName || '(anonymous)'} ${file}`)
+    }
+    const samples = e.args?.data?.cpuProfile?.samples ?? []
+    const deltas = e.args?.data?.timeDeltas ?? []
+    const sums = times.get(key) ?? new Map<string, number>()
+    times.set(key, sums)
+    samples.forEach((id, i) => {
+      const name = names.get(id) ?? String(id)
+      sums.set(name, (sums.get(name) ?? 0) + (deltas[i] ?? 0) / 1000)
+    })
+  }
+  return times
+}
+
+async function main(file: string, top: number): Promise<void> {
+  const server = await serve(PORT)
+  const browser = await launch()
+  try {
+    const page = await browser.newPage()
+    await page.goto(`http://127.0.0.1:${String(PORT)}/`)
+    await page.waitForSelector('[data-testid="file-input"]', { state: 'attached' })
+    await browser.startTracing(page, { categories: ['disabled-by-default-v8.cpu_profiler', 'v8'] })
+    const t0 = Date.now()
+    await page.setInputFiles('[data-testid="file-input"]', file)
+    await page.locator('[data-testid="stats-panel"][data-state="done"]').waitFor({ timeout: 1_800_000 })
+    const seconds = (Date.now() - t0) / 1000
+    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }
+    const times = selfTimes(trace.traceEvents)
+    process.stdout.write(`drop → done ${seconds.toFixed(1)} s (under the profiler)\n`)
+    for (const [thread, sums] of times) {
+      const total = [...sums.values()].reduce((a, b) => a + b, 0)
+      if (total < 500) continue
+      process.stdout.write(`\n## thread ${thread}: ${(total / 1000).toFixed(1)} s sampled\n`)
+      for (const [name, ms] of [...sums].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+        process.stdout.write(
+          `${(ms / 1000).toFixed(2).padStart(7)} s ${((100 * ms) / total).toFixed(1).padStart(5)} %  ${name}\n`,
+        )
+      }
+    }
+  } finally {
+    await browser.close()
+    server.close()
+  }
+}
+
+await main(process.argv[2] ?? join(ROOT, 'bench', 'data', 'tenx-1024m.rad'), Number(process.argv[3] ?? 15))
