@@ -24,6 +24,34 @@ async function openWith(page: Page, files: string[]): Promise<void> {
   await expect(page.getByTestId('cells-panel')).toBeVisible({ timeout: 30_000 })
 }
 
+/** Whether an entry of the page's index cache (IndexedDB `rad-viewer`, store `indexes`) holds a cells section. */
+function cellsKept(page: Page): Promise<boolean> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('rad-viewer')
+      req.onsuccess = () => {
+        resolve(req.result)
+      }
+      req.onerror = () => {
+        reject(new Error('no database'))
+      }
+    })
+    try {
+      if (!db.objectStoreNames.contains('indexes')) return false
+      const all = await new Promise<{ bytes: Uint8Array }[]>((resolve) => {
+        const req = db.transaction('indexes').objectStore('indexes').getAll()
+        req.onsuccess = () => {
+          resolve(req.result as { bytes: Uint8Array }[])
+        }
+      })
+      // The section is JSON in the entry's bytes (docs/sidecar.md, "The cells section").
+      return all.some((e) => new TextDecoder().decode(e.bytes).includes('"entries":[{'))
+    } finally {
+      db.close()
+    }
+  })
+}
+
 test('the cells of a file opened again with the same t2g come from the cache; another t2g counts again', async ({
   page,
 }) => {
@@ -33,8 +61,8 @@ test('the cells of a file opened again with the same t2g come from the cache; an
   await expect(page.getByTestId('cells-kept')).toHaveCount(0)
   const cells = await page.getByTestId('stat-cells').getAttribute('data-value')
   const umis = await page.getByTestId('stat-median-umis').getAttribute('data-value')
-  // The entry is written when the pass ends: give IndexedDB a moment before leaving the page.
-  await page.waitForTimeout(500)
+  // The entry is written when the pass ends: wait until the page's cache holds the cells section.
+  await expect.poll(() => cellsKept(page), { timeout: 30_000 }).toBe(true)
 
   await openWith(page, [NAMES, T2G])
   await expect(page.getByTestId('index-status')).toHaveAttribute('data-source', 'cache')
