@@ -6,6 +6,7 @@
 
 import { parseMapInfo } from '../../rad/report/mapInfo'
 import type { MapInfo } from '../../rad/report/mapInfo'
+import { MAX_ANNOTATION_BYTES } from '../../rad/cells/lineBlocks'
 
 export interface DroppedFile {
   /** Path inside the dropped folder (`aux_info/meta_info.json`), or the file name. */
@@ -83,8 +84,11 @@ export function mapInfoOf(sidecars: readonly Sidecar[]): MapInfo | undefined {
 
 /** Sidecars are small run reports; anything larger is not one of them (and would not be read whole). */
 export const SIDECAR_MAX_BYTES = 1_000_000
-/** Annotation files are read whole: a 3M-barcode permit list or a t2g is tens of MB, a FASTQ far more. */
-export const ANNOTATION_MAX_BYTES = 256 << 20
+/**
+ * Annotation files are read as a stream, but none unpacks past MAX_ANNOTATION_BYTES (docs/cells.md,
+ * "Bounds"): a larger file, packed, cannot be one (a FASTQ dropped with its folder).
+ */
+export const ANNOTATION_MAX_BYTES = MAX_ANNOTATION_BYTES
 
 export function looksLikeRad(path: string): boolean {
   return RAD_NAME.test(path)
@@ -126,7 +130,7 @@ function skipped(files: readonly DroppedFile[], open: DroppedFile | undefined): 
     .filter((f) => maybeAnnotation(f, open) && f.file.size > ANNOTATION_MAX_BYTES)
     .map((f) => ({
       path: f.path,
-      why: `not read as a t2g, gene names or permit list: over ${String(ANNOTATION_MAX_BYTES >> 20)} MiB, which the page reads whole (rad stats FILE --t2g ${f.path} counts it in the CLI)`,
+      why: `not read as a t2g, gene names or permit list: over ${String(ANNOTATION_MAX_BYTES / 2 ** 30)} GiB, more than any annotation file unpacks to (docs/cells.md, "Bounds")`,
     }))
 }
 

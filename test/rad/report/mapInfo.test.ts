@@ -36,13 +36,16 @@ describe('a dropped mapping run: its files said for what they are', () => {
     expect(runFileRole('notes.txt')).toBeUndefined()
   })
 
-  it('an annotation file too large for the page is named with why, not dropped silently', () => {
+  it('an annotation file too large to be one is named with why, not dropped silently; 320 MiB is read', () => {
+    const mid = new File([], 'mid.t2g.tsv')
+    Object.defineProperty(mid, 'size', { value: 320 << 20 })
+    expect(planFolder('run', [file('map.rad', 1000), { path: 'mid.t2g.tsv', file: mid }]).annotations).toEqual([mid])
     const big = new File([], 'big.t2g.tsv')
-    Object.defineProperty(big, 'size', { value: 320 << 20 })
+    Object.defineProperty(big, 'size', { value: 3 * 2 ** 30 })
     const plan = planFolder('run', [file('map.rad', 1000), { path: 'big.t2g.tsv', file: big }])
     expect(plan.annotations).toEqual([])
     expect(plan.skipped.map((f) => f.path)).toEqual(['big.t2g.tsv'])
-    expect(plan.skipped[0]?.why).toMatch(/over 256 MiB.*rad stats FILE --t2g big\.t2g\.tsv/)
+    expect(plan.skipped[0]?.why).toMatch(/over 2 GiB, more than any annotation file unpacks to/)
   })
 
   it('the mapping rate comes from map_info.json, else a meta_info.json that says it', () => {
