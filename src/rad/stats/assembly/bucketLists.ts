@@ -70,7 +70,7 @@ function settle(l: Lists, block: usize, cap: usize, b: i32): void {
 }
 
 /** The first word in [from, to) that is ≥ x, searched from `from` by doubling steps, then halving. */
-function firstAtLeast(from: usize, to: usize, x: u32): usize {
+export function firstAtLeast(from: usize, to: usize, x: u32): usize {
   let lo = from
   let hi = from
   let step: usize = 4
@@ -93,7 +93,7 @@ function firstAtLeast(from: usize, to: usize, x: u32): usize {
  * loop for the few words most merges move (a barcode with one read), where memory.copy's call
  * costs more than the copy.
  */
-function copyBytes(to: usize, from: usize, bytes: usize): void {
+export function copyBytes(to: usize, from: usize, bytes: usize): void {
   if (bytes > 64) {
     memory.copy(to, from, bytes)
     return

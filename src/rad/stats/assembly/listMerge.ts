@@ -7,6 +7,8 @@
  * parity of its reads; one sorted run a barcode, in the barcodes' order).
  */
 
+import { copyBytes, firstAtLeast } from './bucketLists'
+
 // The pairs the last mergeLists wrote.
 let pairsWritten: u32 = 0
 
@@ -26,31 +28,10 @@ function pairsAt(block: usize, cap: u32): usize {
   return block + ((<usize>cap) << 4)
 }
 
-/** Words [from, to) copied to `at`: a loop for a few, memory.copy for more. Returns the end written. */
+/** Words [from, to) copied to `at` (bucketLists.ts's copyBytes); returns the end written. */
 function copyWords(at: usize, from: usize, to: usize): usize {
-  const bytes = to - from
-  if (bytes > 64) memory.copy(at, from, bytes)
-  else for (let i: usize = 0; i < bytes; i += 4) store<u32>(at + i, load<u32>(from + i))
-  return at + bytes
-}
-
-/** The first word in [from, to) that is ≥ x, searched from `from` by doubling steps, then halving. */
-function firstAtLeast(from: usize, to: usize, x: u32): usize {
-  let lo = from
-  let hi = from
-  let step: usize = 4
-  while (hi < to && load<u32>(hi) < x) {
-    lo = hi + 4
-    hi += step
-    step <<= 1
-  }
-  if (hi > to) hi = to
-  while (lo < hi) {
-    const mid = lo + (((hi - lo) >> 3) << 2)
-    if (load<u32>(mid) < x) lo = mid + 4
-    else hi = mid
-  }
-  return lo
+  copyBytes(at, from, to - from)
+  return at + to - from
 }
 
 /**
