@@ -11,8 +11,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from '@playwright/test'
-import { launch, serve } from './browser'
+import { launchProfile, serve } from './browser'
 
 const ROOT = join(import.meta.dirname, '..')
 const PORT = Number(process.env.BENCH_PORT ?? 4331)
@@ -37,12 +36,12 @@ function cli(args: string[]): { ms: number; json: { cells?: { count: number; umi
   }
 }
 
+/** One drop and t2g in a fresh browser with a profile of its own (a user's window: browser.ts, launchProfile). */
 async function pageCells(
-  browser: Browser,
   file: string,
   t2g: string,
 ): Promise<{ statsMs: number; cellsMs: number; count: string; median: string }> {
-  const context = await browser.newContext()
+  const context = await launchProfile()
   try {
     const page = await context.newPage()
     await page.goto(`${BASE}/`)
@@ -67,18 +66,16 @@ export async function appCellsSection(file: string, t2g: string, runs = 1): Prom
   const both = cli([file, '--t2g', t2g])
   const stats = cli([file])
   const server = await serve(PORT)
-  const browser = await launch()
   const rows: string[] = []
   try {
     for (let i = 0; i < runs; i++) {
-      const p = await pageCells(browser, file, t2g)
+      const p = await pageCells(file, t2g)
       const same = p.count === String(both.json.cells?.count) && p.median === String(both.json.cells?.umis.median)
       rows.push(
         `| ${(p.statsMs / 1000).toFixed(1)} s | ${(p.cellsMs / 1000).toFixed(1)} s | ${((p.statsMs + p.cellsMs) / both.ms).toFixed(2)}× | ${same ? 'equal' : `DIFFERS ${p.count}/${p.median}`} |`,
       )
     }
   } finally {
-    await browser.close()
     server.close()
   }
   const name = file.split('/').pop() ?? file
