@@ -11,7 +11,7 @@ import { cpus, totalmem } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { harness, launch, openInApp, rendererRss, scrollFrames, serve, waitIndexed, withPeakMemory } from './browser'
-import { bustoolsSection } from './bustools'
+import { bustoolsBigSection, bustoolsSection } from './bustools'
 import { appStatsSection } from './appStats'
 import { pageStatsSection } from './pageStats'
 import { permitListSection } from './permitList'
@@ -359,7 +359,7 @@ async function main(): Promise<void> {
     log('CLI validate…')
     const cli = wanted('cli') ? cliValidate(inputs.salmon1g) : stat([])
     log('rad stats beside bustools…')
-    const bustools = wanted('bustools') ? bustoolsSection() : ''
+    const bustools = wanted('bustools') ? bustoolsSection() + bustoolsBigSection() : ''
     log('permit lists at 10x sizes…')
     const permitLists = wanted('permit') ? await permitListSection(RUNS) : ''
     const opens = wanted('opens') ? await rendererOpensSection() : ''
