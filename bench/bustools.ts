@@ -78,7 +78,6 @@ function radStats(path: string, env: Record<string, string> = {}): { wall: numbe
 
 const f2 = (x: number): string => x.toFixed(2)
 
-/** The markdown section: times (median of `runs`, in turn), ratios pair by pair, figures compared. */
 export function bustoolsSection(runs = 5): string {
   if (!hasBustools()) {
     return '## rad stats beside bustools\n\nSkipped: `bustools` is not installed (`apt-get install bustools`).\n'
@@ -102,7 +101,16 @@ export function bustoolsSection(runs = 5): string {
       bus = b.figures
       rad = r.figures
     }
-    return section(rows, ratios, bus!, rad!, runs)
+    return section(
+      '## rad stats beside bustools (200 MiB 10x-shaped file, bench/tenx.ts)',
+      [
+        ['`bustools sort -t 2` + `bustools inspect` (BUS twin)', rows.bus],
+        ['`rad stats --json` (worker threads)', rows.rad],
+        ['`rad stats --json`, RAD_STATS_THREADS=0 (one thread)', rows.one],
+        ['`rad stats --json`, collated twin (worker threads)', rows.collated],
+      ],
+      { ratios, bus: bus!, rad: rad!, runs },
+    )
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -138,54 +146,37 @@ export function bustoolsBigSection(runs = 2): string {
       ratios.push(b.wall / r.wall)
       figures = { bus: b.figures, rad: r.figures }
     }
-    const line = (name: string, xs: number[]): string =>
-      `| ${name} | ${f2(median(xs))} | ${f2(Math.min(...xs))}–${f2(Math.max(...xs))} |`
-    const compared = figureRows(figures!.bus, figures!.rad)
-    return [
+    return section(
       '## rad stats beside bustools on the 4 GiB 10x-shaped run (tenx-4096m.rad, issue 35)',
-      '',
-      `${String(runs)} runs in turn, wall seconds, files in the page cache; ${cpus().length.toString()} cores.`,
-      '',
-      '| command | median s | min–max |',
-      '| --- | --- | --- |',
-      line('`bustools sort -t 2 -m 4G` + `bustools inspect` (BUS twin)', walls.bus),
-      line('`rad stats --json` (worker threads)', walls.rad),
-      '',
-      `bustools ÷ rad stats, pair by pair: median ${f2(median(ratios))}× (${f2(Math.min(...ratios))}–${f2(Math.max(...ratios))}).`,
-      '',
-      '| figure | bustools inspect | rad stats |',
-      '| --- | --- | --- |',
-      ...compared.rows,
-      '',
-      compared.agree ? 'Every figure agrees within 0.5 %.' : '**Figures differ by more than 0.5 %.**',
-      '',
-    ].join('\n')
+      [
+        ['`bustools sort -t 2 -m 4G` + `bustools inspect` (BUS twin)', walls.bus],
+        ['`rad stats --json` (worker threads)', walls.rad],
+      ],
+      { ratios, ...figures!, runs },
+    )
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
+/** The markdown section: a row of times a command (median of `runs`, in turn), ratios pair by pair, figures compared. */
 function section(
-  rows: Record<'bus' | 'rad' | 'one' | 'collated', number[]>,
-  ratios: number[],
-  bus: Figures,
-  rad: Figures,
-  runs: number,
+  title: string,
+  rows: [string, number[]][],
+  r: { ratios: number[]; bus: Figures; rad: Figures; runs: number },
 ): string {
-  const line = (name: string, xs: number[]): string =>
+  const line = ([name, xs]: [string, number[]]): string =>
     `| ${name} | ${f2(median(xs))} | ${f2(Math.min(...xs))}–${f2(Math.max(...xs))} |`
-  const compared = figureRows(bus, rad)
+  const compared = figureRows(r.bus, r.rad)
+  const { ratios } = r
   return [
-    '## rad stats beside bustools (200 MiB 10x-shaped file, bench/tenx.ts)',
+    title,
     '',
-    `${String(runs)} runs in turn, wall seconds, files in the page cache; ${cpus().length.toString()} cores shared with other work.`,
+    `${String(r.runs)} runs in turn, wall seconds, files in the page cache; ${cpus().length.toString()} cores shared with other work.`,
     '',
     '| command | median s | min–max |',
     '| --- | --- | --- |',
-    line('`bustools sort -t 2` + `bustools inspect` (BUS twin)', rows.bus),
-    line('`rad stats --json` (worker threads)', rows.rad),
-    line('`rad stats --json`, RAD_STATS_THREADS=0 (one thread)', rows.one),
-    line('`rad stats --json`, collated twin (worker threads)', rows.collated),
+    ...rows.map(line),
     '',
     `bustools ÷ rad stats, pair by pair: median ${f2(median(ratios))}× (${f2(Math.min(...ratios))}–${f2(Math.max(...ratios))}).`,
     '',

@@ -1,21 +1,15 @@
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useState } from 'react'
 import type { ReactNode } from 'react'
 import type { StatsJson } from '../../rad/stats/statsTypes'
 import type { StatsCutoffs } from '../../session'
 import type { StatsView } from '../../session'
-import { CutoffControls } from './CutoffControls'
 import type { KneeCut } from '../export/exportChoice'
 import { fmtCount } from '../format'
 import { HistogramPlot } from './HistogramPlot'
-import { KneePlot } from './KneePlot'
-import type { RankBy } from './KneePlot'
-import { RankByToggle } from './RankByToggle'
-import { kneeMarks } from './kneeLabels'
-import type { AskedCutoffs } from './kneeLabels'
+import { KneeFigure } from './KneeFigure'
 import { RankedBars } from './RankedBars'
 import { StatFigure } from './StatFigure'
 import { StatsStatus } from './StatsStatus'
-import { pointAtRank } from '../../rad/stats/logDownsample'
 import { RadError } from '../../rad/errors'
 import './stats.css'
 
@@ -220,7 +214,15 @@ function StatsDetails(props: StatsPanelProps & { json: StatsJson }) {
       <summary>Plots and top lists</summary>
       {props.actionsInside && props.actions}
       <div className="stats-grid">
-        {curve && curve.rank.length > 1 && <KneeFigure {...props} curve={curve} json={json} />}
+        {curve && curve.rank.length > 1 && (
+          <KneeFigure
+            curve={curve}
+            json={json}
+            view={props.view}
+            onCutoff={props.onCutoff}
+            onAskCutoffs={props.onAskCutoffs}
+          />
+        )}
         {/* The knee figure stays mounted (it tells the export its cut-off); the rest is drawn when shown. */}
         {open && <ShownDetails {...props} json={json} />}
       </div>
@@ -288,69 +290,6 @@ function Orientation({ counts }: { counts: Record<string, number> }) {
     <figure className="stats-figure">
       <figcaption>Orientation of alignments</figcaption>
       <RankedBars rows={rows} total={total} testId="stats-orientation" label="Alignments by orientation" />
-    </figure>
-  )
-}
-
-function KneeFigure(
-  props: StatsPanelProps & { curve: NonNullable<StatsView['report']>['curve'] & object; json: StatsJson },
-) {
-  const { curve, json } = props
-  const kneeRank = json.cutoffs?.knee?.cells ?? json.knee ?? undefined
-  // The rank the user chose; until then the cut-off follows the knee as the partial reports come in.
-  const [chosen, setChosen] = useState<number | undefined>(undefined)
-  const cutoff = pointAtRank(curve, chosen ?? kneeRank ?? 1)
-  const [asked, setAsked] = useState<AskedCutoffs | undefined>(undefined)
-  const choose = useCallback(
-    (point: number) => {
-      setChosen(curve.rank[point])
-    },
-    [curve],
-  )
-  const marks = useMemo(() => kneeMarks(kneeRank, asked), [kneeRank, asked])
-  const cells = curve.rank[cutoff] ?? 0
-  const reads = curve.cumulative[cutoff] ?? 0
-  const minCount = curve.count[cutoff] ?? 0
-  const { onCutoff } = props
-  const umiCurve = props.view.report?.umiCurve
-  const [rankBy, setRankBy] = useState<RankBy>('reads')
-  const by: RankBy = umiCurve ? rankBy : 'reads'
-  const readsShare = curve.total > 0 ? reads / curve.total : 0
-  useEffect(() => {
-    onCutoff?.({ cells, minCount, readsShare })
-  }, [onCutoff, cells, minCount, readsShare])
-  return (
-    <figure
-      className="stats-figure stats-knee"
-      data-testid="knee-figure"
-      data-by={by}
-      data-top={String(((by === 'umis' && umiCurve) || curve).count[0] ?? 0)}
-    >
-      <figcaption className="knee-caption">
-        <span>Barcode rank (knee) plot: {by === 'umis' ? 'distinct UMIs' : 'reads'} per barcode by rank, log–log</span>
-        {umiCurve && <RankByToggle by={by} onBy={setRankBy} />}
-      </figcaption>
-      <KneePlot
-        curve={curve}
-        umiCurve={by === 'umis' ? umiCurve : undefined}
-        cutoff={cutoff}
-        onCutoff={choose}
-        marks={marks}
-      />
-      <CutoffControls
-        points={curve.rank.length}
-        cutoff={cutoff}
-        onCutoff={choose}
-        cells={cells}
-        readsShare={readsShare}
-        done={props.view.phase === 'done'}
-        onAsk={(e, f) =>
-          props.onAskCutoffs(e, f).then((c) => {
-            // Only the cut-offs given are drawn.
-            setAsked({ expect: e === undefined ? undefined : c.expect, force: f === undefined ? undefined : c.force })
-          })
-        }
-      />
     </figure>
   )
 }
