@@ -6,14 +6,19 @@
  * the sidecar kept a pass of the same files and cut-off (src/rad/cells/
  * cellsSection.ts), that pass, with no chunk read. Node tests run runCellsJob
  * on real files; cells.worker.ts is its thin Comlink entry.
+ *
+ * The page counts a walk on every core (docs/cells.md, "On every core"): K
+ * workers each count a share of the chunks (countPart), the lead absorbs the
+ * others' counts and makes the figures (partsReply): the same as one walk.
  */
 import { BlobSource } from '../io/blobSource'
 import type { ByteSource } from '../io/byteSource'
 import { contentKey } from '../io/fileFingerprint'
 import { openAnnotation } from '../io/gunzip'
 import { eachSelectedChunk } from '../io/selectedRecords'
-import { loadAnnotations, missingT2g, sortAnnotations, startCells } from '../rad/cells'
-import type { Annotations, SortedAnnotations } from '../rad/cells'
+import { cellQcPartBuffers, loadAnnotations, missingT2g, sortAnnotations, startCells } from '../rad/cells'
+import type { Annotations, CellQcPart, CellsRun, SortedAnnotations } from '../rad/cells'
+import type { ChunkIndex } from '../rad/chunkIndex'
 import { cellsKeyOf, findKeptCells } from '../rad/cells/cellsSection'
 import type { CellsKey, KeptCells } from '../rad/cells/cellsSection'
 import { RadError } from '../rad/errors'
@@ -22,7 +27,8 @@ import type { Semantics } from '../rad/prelude/semantics'
 import { loadWasmCodecs } from '../io/codecWasm'
 import { radStreamOf } from '../io/readPrelude'
 import { openByteSource } from '../io/sourceSpec'
-import type { CellsJob, CellsReply, CellsWorkerApi } from './protocol'
+import type { CellsJob, CellsReply, CellsShare, CellsWorkerApi } from './protocol'
+import { transfer } from 'comlink'
 
 /** The key of a job: its files' content keys (contentKey: two 64 KiB ends and a sample each), the mito pattern, the cut-off. */
 export async function cellsKeyOfJob(job: CellsJob): Promise<{ key: CellsKey; fingerprints: string[] }> {
@@ -62,9 +68,81 @@ async function annotationsOf(
   }
 }
 
+/** The whole walk as one share. */
+export const ALL_CHUNKS: CellsShare = { part: 0, parts: 1 }
+
+/**
+ * The chunks [from, to] of share `part` of `parts`: the index cut where its records pass each
+ * parts-th of them (the work goes by records), every chunk in exactly one share; [0, -1] for none.
+ */
+export function shareChunks(index: ChunkIndex, { part, parts }: CellsShare): [number, number] {
+  const n = index.count
+  const records = n === 0 ? 0 : index.firstRecord[n - 1]! + index.nrec[n - 1]!
+  const startOf = (k: number): number => {
+    if (k <= 0) return 0
+    if (k >= parts) return n
+    const bound = (records * k) / parts
+    let lo = 0
+    let hi = n
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (index.firstRecord[mid]! < bound) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+  return [startOf(part), startOf(part + 1) - 1]
+}
+
+/** A share of a walk counted: its run (the lead's absorbs the others'), and what each file was taken for. */
+export interface CellsPart {
+  run: CellsRun
+  kinds: SortedAnnotations['kinds']
+}
+
+/** Counts the share's chunks of the job (its annotation files read and checked first). */
+export async function countPart(
+  job: CellsJob,
+  rad: ByteSource,
+  share: CellsShare,
+  onProgress?: (visited: number, total: number | undefined) => void,
+  signal?: AbortSignal,
+): Promise<CellsPart> {
+  const sem = inferSemantics(job.prelude)
+  const { notes, kinds } = await annotationsOf(job, sem)
+  const run = startCells(notes, sem, job.cut)
+  const chunks = shareChunks(job.index, share)
+  if (chunks[1] < chunks[0]) return { run, kinds }
+  await eachSelectedChunk(
+    rad,
+    job.prelude,
+    { chunks },
+    (c) => {
+      run.qc.addChunk(c.columns())
+      return Promise.resolve()
+    },
+    { known: { index: job.index, convention: job.convention }, signal, onProgress },
+  )
+  return { run, kinds }
+}
+
+/** The job's figures from the lead's share and the others' counts (CellQc.exportPart). */
+export async function partsReply(job: CellsJob, lead: CellsPart, others: readonly CellQcPart[]): Promise<CellsReply> {
+  for (const p of others) lead.run.qc.absorb(p)
+  const { key, fingerprints } = await cellsKeyOfJob(job)
+  return { ...lead.run.finish(), files: lead.kinds, key, fingerprints, from: 'pass' }
+}
+
+/** The job's kept pass (the same files' bytes, mito pattern and cut-off), or undefined: nothing of the file is read. */
+export async function keptCellsOf(job: CellsJob): Promise<CellsReply | undefined> {
+  const { key, fingerprints } = await cellsKeyOfJob(job)
+  const kept = findKeptCells(job.kept ?? [], key)
+  return kept && keptReply(kept, job, key, fingerprints)
+}
+
 /**
  * The cells of the job: a kept pass of the same key (the same files' bytes, mito pattern and
- * cut-off) as it was kept, else every chunk walked.
+ * cut-off) as it was kept, else every chunk walked (one share).
  */
 export async function runCellsJob(
   job: CellsJob,
@@ -72,36 +150,35 @@ export async function runCellsJob(
   onProgress?: (visited: number, total: number | undefined) => void,
   signal?: AbortSignal,
 ): Promise<CellsReply> {
-  const { key, fingerprints } = await cellsKeyOfJob(job)
-  const kept = findKeptCells(job.kept ?? [], key)
-  if (kept) return keptReply(kept, job, key, fingerprints)
+  const kept = await keptCellsOf(job)
+  if (kept) return kept
   const rad = typeof source === 'function' ? await source() : source
-  const sem = inferSemantics(job.prelude)
-  const { notes, kinds } = await annotationsOf(job, sem)
-  const run = startCells(notes, sem, job.cut)
-  await eachSelectedChunk(
-    rad,
-    job.prelude,
-    {},
-    (c) => {
-      run.qc.addChunk(c.columns())
-      return Promise.resolve()
-    },
-    { known: { index: job.index, convention: job.convention }, signal, onProgress },
-  )
-  return { ...run.finish(), files: kinds, key, fingerprints, from: 'pass' }
+  return partsReply(job, await countPart(job, rad, ALL_CHUNKS, onProgress, signal), [])
 }
 
-/** The cells worker's body (cells.worker.ts exposes it). */
+/**
+ * The cells worker's body (cells.worker.ts exposes it): the lead (share 0) keeps its count for
+ * `finish`; the others hand theirs over.
+ */
 export function makeCellsApi(): CellsWorkerApi {
+  let lead: { job: CellsJob; part: CellsPart } | undefined
   return {
-    run(spec, job, onProgress) {
+    kept: keptCellsOf,
+    async count(spec, job, share, onProgress) {
       // The file is opened (and the codecs loaded) only for a walk: a kept pass reads none of it.
-      const source = async (): Promise<ByteSource> => {
-        await loadWasmCodecs()
-        return radStreamOf(await openByteSource(spec), job.container, job.frames)
+      await loadWasmCodecs()
+      const rad = await radStreamOf(await openByteSource(spec), job.container, job.frames)
+      const part = await countPart(job, rad, share, onProgress)
+      if (share.part === 0) {
+        lead = { job, part }
+        return undefined
       }
-      return runCellsJob(job, source, onProgress)
+      const counts = part.run.qc.exportPart()
+      return transfer(counts, cellQcPartBuffers(counts))
+    },
+    finish(others) {
+      if (!lead) throw new Error('the cells pass was not counted')
+      return partsReply(lead.job, lead.part, others)
     },
   }
 }

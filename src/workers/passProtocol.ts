@@ -6,7 +6,7 @@ import type { SnappyFrameTable } from '../io/snappySource'
 import type { SourceSpec } from '../io/sourceSpec'
 import type { ExportFormat, ExportSummary } from '../io/exportSelection'
 import type { ChunkIndex } from '../rad/chunkIndex'
-import type { CellsCut, CellsResult, SortedAnnotations } from '../rad/cells'
+import type { CellQcPart, CellsCut, CellsResult, SortedAnnotations } from '../rad/cells'
 import type { CellsKey, KeptCells } from '../rad/cells/cellsSection'
 import type { RecordFilter } from '../rad/filter/recordFilter'
 import type { BarcodeSet } from '../rad/stats'
@@ -79,10 +79,27 @@ export interface CellsReply extends CellsResult {
   from: 'pass' | 'cache' | 'sidecar'
 }
 
+/** The share of a walk a cells worker counts: the chunks of part `part` of `parts` (by records). */
+export interface CellsShare {
+  part: number
+  parts: number
+}
+
+/**
+ * A cells worker (docs/cells.md, "On every core"): the lead (share 0) is asked for a kept pass
+ * first; without one, each of the K workers counts its share; the others' counts go to the
+ * lead's `finish`, which makes the figures.
+ */
 export interface CellsWorkerApi {
-  run(
+  /** A kept pass of the job's files and cut-off, or undefined; reads nothing of the file. */
+  kept(job: CellsJob): Promise<CellsReply | undefined>
+  /** Counts the share's chunks: the lead keeps its counts (undefined), the others return theirs. */
+  count(
     spec: SourceSpec,
     job: CellsJob,
+    share: CellsShare,
     onProgress: (visited: number, total: number | undefined) => void,
-  ): Promise<CellsReply>
+  ): Promise<CellQcPart | undefined>
+  /** The lead: the figures of its counts and the others'. */
+  finish(others: CellQcPart[]): Promise<CellsReply>
 }

@@ -236,7 +236,15 @@ export interface FilterBatchResult {
 /** What a decode worker exposes: decoding (protocol.ts) and the statistics pass (statsProtocol.ts). */
 export type DecodeWorkerApi = DecodeApi & StatsWorkerApi
 
-export type { CellsJob, CellsReply, CellsWorkerApi, ExportJob, ExportPick, ExportWorkerApi } from './passProtocol'
+export type {
+  CellsJob,
+  CellsReply,
+  CellsShare,
+  CellsWorkerApi,
+  ExportJob,
+  ExportPick,
+  ExportWorkerApi,
+} from './passProtocol'
 export type {
   BucketOwners,
   SpillPlan,

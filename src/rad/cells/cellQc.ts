@@ -4,6 +4,11 @@
  * (gene, UMI) pairs of the gene-unique records (alevin-fry's `cr-like`
  * resolution without UMI correction); per distinct barcode, its records, for
  * the permit-list classes. Keys are packed words (§7.8), never strings.
+ *
+ * A pass may be counted in parts, each over its own chunks (the page's
+ * workers: docs/cells.md, "On every core"): a part's counts leave as plain
+ * arrays (exportPart) and are added to another's (absorb), whose state is
+ * then exactly that of one pass over every chunk.
  */
 import type { Semantics } from '../prelude/semantics'
 import type { ChunkColumns } from '../types'
@@ -14,9 +19,10 @@ import { CountTable } from '../stats/countTable'
 import { AMBIGUOUS, SPLICED, UNSPLICED } from './annotations'
 import type { GeneMap } from './annotations'
 import { RadError } from '../errors'
-import { PartitionedSet } from './packedSet'
-import { UmiDuplication } from './umiDuplication'
-import type { UmiDuplicationJson } from './umiDuplication'
+import { CellPairs } from './cellPairs'
+import type { PairList } from './cellPairs'
+import { duplicationJson, mergeUmiKeys, UmiDuplication } from './umiDuplication'
+import type { UmiDuplicationJson, UmiKeys } from './umiDuplication'
 
 /** No limit: the tables hold the cells' pairs exactly (their size is in docs/cells.md). */
 const UNBOUNDED = 2 ** 31 - 1
@@ -41,6 +47,24 @@ export interface CellQcState {
   splicing: { spliced: Float64Array; unspliced: Float64Array; ambiguous: Float64Array } | undefined
 }
 
+/** One part's counts as plain arrays (transferable), for another part to absorb. */
+export interface CellQcPart {
+  cellReads: Float64Array
+  pairs: PairList
+  unmappedAlignments: number
+  records: number
+  barcodeKeys: Uint32Array
+  barcodeReads: Float64Array
+  umiKeys: UmiKeys
+}
+
+/** The buffers of a part's counts, for a transfer list (they leave the worker that counted them). */
+export function cellQcPartBuffers(p: CellQcPart): ArrayBuffer[] {
+  const { cellReads, pairs, barcodeKeys, barcodeReads, umiKeys } = p
+  const all = [cellReads, pairs.packed, pairs.wide, barcodeKeys, barcodeReads, umiKeys.keys].map((a) => a.buffer)
+  return [...new Set(all)].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer && b.byteLength > 0)
+}
+
 interface ChunkViews {
   bc: Words | undefined
   umi: Words | undefined
@@ -51,28 +75,26 @@ export class CellQc {
   private readonly cells: CountTable
   private readonly cellReads: Float64Array
   /**
-   * The (cell, gene, UMI) keys: packed in two words, (UMI, cell·genes + gene), when
-   * the UMI fits one word and cell·genes + gene fits the other (a 10x run: 12-nt
-   * UMIs, 10k cells × 60k genes); in four words otherwise. With splicing statuses
-   * (docs/cells.md, "Splicing") the gene word is 2·gene + bit, and a record adds its key
-   * once for each status bit it has (spliced 0, unspliced 1): a pair is spliced when
-   * only its bit-0 key is there, unspliced when only bit 1, ambiguous when both.
+   * The (cell, gene slot, UMI) keys (cellPairs.ts). With splicing statuses (docs/cells.md,
+   * "Splicing") the slot is 2·gene + bit, and a record adds its key once for each status bit it
+   * has (spliced 0, unspliced 1): a pair is spliced when only its bit-0 key is there, unspliced
+   * when only bit 1, ambiguous when both.
    */
-  private readonly packed = new PartitionedSet()
-  private readonly wide = new CountTable(4, UNBOUNDED, 1 << 10)
+  private readonly pairs: CellPairs
   private readonly geneCount: number
   /** 2 with splicing statuses (a status bit beside each gene), else 1. */
   private readonly geneSlots: number
   private readonly statusOfRef: Uint8Array | undefined
   /** The status bits of the last record's alignments to its gene (recordGene). */
   private status = 0
-  private readonly packable: boolean
   private readonly barcodes: CountTable | undefined
   private readonly refMask: number
   private unmapped = 0
   private records = 0
   /** Reads per (cell, UMI) over the cells' records (umiDuplication.ts). */
   private readonly duplication = new UmiDuplication()
+  /** The kept UMI keys of the parts absorbed. */
+  private readonly otherUmiKeys: UmiKeys[] = []
   private readonly key = new Uint32Array(4)
 
   private readonly sem: Semantics
@@ -84,7 +106,7 @@ export class CellQc {
     this.geneCount = Math.max(1, genes.genes.length)
     this.statusOfRef = genes.statusOfRef
     this.geneSlots = genes.statusOfRef ? 2 : 1
-    this.packable = cells.size * this.geneCount * this.geneSlots < 2 ** 32
+    this.pairs = new CellPairs(cells.size, this.geneCount * this.geneSlots)
     if (sem.barcodes.length !== 1 || !sem.umi || !sem.reference) {
       throw new RadError(
         'BAD_VALUE',
@@ -124,26 +146,12 @@ export class CellQc {
       const umiHi = v.umi.wide ? v.umi.data[2 * r + 1]! : 0
       this.duplication.add(cell, umiLo, umiHi)
       if (gene < 0) continue
-      if (this.geneSlots === 1) this.addPair(cell, gene, umiLo, umiHi)
+      if (this.geneSlots === 1) this.pairs.add(cell, gene, umiLo, umiHi)
       else {
-        if (this.status & SPLICED) this.addPair(cell, 2 * gene, umiLo, umiHi)
-        if (this.status & UNSPLICED) this.addPair(cell, 2 * gene + 1, umiLo, umiHi)
+        if (this.status & SPLICED) this.pairs.add(cell, 2 * gene, umiLo, umiHi)
+        if (this.status & UNSPLICED) this.pairs.add(cell, 2 * gene + 1, umiLo, umiHi)
       }
     }
-  }
-
-  /** One (cell, gene slot, UMI) key, packed when it fits. */
-  private addPair(cell: number, slot: number, umiLo: number, umiHi: number): void {
-    if (this.packable && umiHi === 0) {
-      this.packed.add(umiLo, cell * this.geneCount * this.geneSlots + slot)
-      return
-    }
-    const key = this.key
-    key[0] = cell
-    key[1] = slot
-    key[2] = umiLo
-    key[3] = umiHi
-    this.wide.add(key, 0, 1)
   }
 
   /**
@@ -174,34 +182,47 @@ export class CellQc {
   }
 
   /**
-   * Every distinct (cell, gene, UMI) pair, packed or wide, once, with its splicing status
-   * (SPLICED, UNSPLICED or AMBIGUOUS; 0 without statuses).
+   * Every distinct (cell, gene, UMI) pair once, with its splicing status (SPLICED, UNSPLICED or
+   * AMBIGUOUS; 0 without statuses).
    */
   private eachPair(visit: (cell: number, gene: number, status: number) => void): void {
-    const slots = this.geneCount * this.geneSlots
-    const spliced = this.geneSlots === 2
-    this.packed.forEach((umi, code) => {
-      const cell = Math.floor(code / slots)
-      const slot = code - cell * slots
-      if (!spliced) visit(cell, slot, 0)
-      else if ((slot & 1) === 0) visit(cell, slot >>> 1, this.packed.has(umi, code + 1) ? AMBIGUOUS : SPLICED)
-      else if (!this.packed.has(umi, code - 1)) visit(cell, slot >>> 1, UNSPLICED)
-    })
-    const { keys, size } = this.wide
-    const twin = this.key
-    for (let id = 0; id < size; id++) {
-      const cell = keys[4 * id]!
-      const slot = keys[4 * id + 1]!
-      if (!spliced) {
-        visit(cell, slot, 0)
-        continue
-      }
-      twin.set(keys.subarray(4 * id, 4 * id + 4))
-      twin[1] = slot ^ 1
-      const both = this.wide.find(twin, 0) >= 0
+    const pairs = this.pairs
+    if (this.geneSlots === 1) {
+      pairs.forEach((cell, gene) => {
+        visit(cell, gene, 0)
+      })
+      return
+    }
+    pairs.forEach((cell, slot, umiLo, umiHi) => {
+      const both = pairs.has(cell, slot ^ 1, umiLo, umiHi)
       if ((slot & 1) === 0) visit(cell, slot >>> 1, both ? AMBIGUOUS : SPLICED)
       else if (!both) visit(cell, slot >>> 1, UNSPLICED)
+    })
+  }
+
+  /** This part's counts as plain arrays, for another part to absorb (the part is over: the UMI keys are its own). */
+  exportPart(): CellQcPart {
+    const b = this.barcodes
+    return {
+      cellReads: this.cellReads.slice(),
+      pairs: this.pairs.list(),
+      unmappedAlignments: this.unmapped,
+      records: this.records,
+      barcodeKeys: b ? b.keys.slice(0, 2 * b.size) : new Uint32Array(0),
+      barcodeReads: b ? b.counts.slice(0, b.size) : new Float64Array(0),
+      umiKeys: this.duplication.kept(),
     }
+  }
+
+  /** Adds another part's counts (over other chunks, the same cells and annotations). */
+  absorb(part: CellQcPart): void {
+    for (let c = 0; c < this.cellReads.length; c++) this.cellReads[c]! += part.cellReads[c]!
+    this.pairs.addList(part.pairs)
+    this.unmapped += part.unmappedAlignments
+    this.records += part.records
+    const b = this.barcodes
+    if (b) for (let i = 0; i < part.barcodeReads.length; i++) b.add(part.barcodeKeys, 2 * i, part.barcodeReads[i]!)
+    this.otherUmiKeys.push(part.umiKeys)
   }
 
   /**
@@ -261,7 +282,7 @@ export class CellQc {
       records: this.records,
       barcodeKeys: b ? b.keys.slice(0, 2 * b.size) : new Uint32Array(0),
       barcodeReads: b ? b.counts.slice(0, b.size) : new Float64Array(0),
-      umiDuplication: this.duplication.finish(n),
+      umiDuplication: duplicationJson(mergeUmiKeys([this.duplication.kept(), ...this.otherUmiKeys]), n),
       splicing,
     }
   }

@@ -122,6 +122,12 @@ export class PartitionedSet {
     return this.sets[b]!.has(lo, hi)
   }
 
+  /** The distinct keys. */
+  get size(): number {
+    for (let b = 0; b < BUCKETS; b++) this.flush(b)
+    return this.sets.reduce((n, set) => n + set.size, 0)
+  }
+
   /** Calls `visit` with every distinct key. */
   forEach(visit: (lo: number, hi: number) => void): void {
     for (let b = 0; b < BUCKETS; b++) this.flush(b)

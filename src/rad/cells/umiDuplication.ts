@@ -6,7 +6,8 @@
  *
  * Memory is bounded: past KEYS_BUDGET keys, cells are sampled by a hash of their index, halving
  * the share kept each time (each kept cell counted whole, so its duplication is exact); the JSON
- * says how many cells were counted.
+ * says how many cells were counted. The share a pass ends with depends only on the keys it was
+ * given, not their order, so passes over parts of the records merge exactly (mergeUmiKeys).
  */
 import { runsFrom, runsMeanMedian } from '../stats/countRuns'
 import type { MeanMedian } from '../stats/statsTypes'
@@ -28,6 +29,13 @@ export interface UmiDuplicationJson {
 /** A cell's sampling hash (a multiplicative mix of its index). */
 function mix(cell: number): number {
   return Math.imul(cell ^ (cell >>> 15), 0x2c1b3c6d) >>> 0
+}
+
+/** A pass's kept keys, and the cells it kept them for: `(mix(cell) & mask) === 0`. */
+export interface UmiKeys {
+  keys: Float64Array
+  mask: number
+  budget: number
 }
 
 export class UmiDuplication {
@@ -68,23 +76,59 @@ export class UmiDuplication {
     this.size = kept
   }
 
-  finish(cells: number): UmiDuplicationJson {
-    const keys = this.keys.subarray(0, this.size).sort()
-    const pairsWith = new Map<number, number>()
-    for (let i = 0; i < keys.length;) {
-      let j = i + 1
-      while (j < keys.length && keys[j] === keys[i]) j++
-      pairsWith.set(j - i, (pairsWith.get(j - i) ?? 0) + 1)
-      i = j
-    }
-    const histogram = [...pairsWith].sort((a, b) => a[0] - b[0])
-    const desc = [...histogram].reverse()
-    const runs = runsFrom(
-      desc.map(([reads]) => reads),
-      desc.map(([, pairs]) => pairs),
-    )
-    let counted = 0
-    for (let c = 0; c < cells; c++) if ((mix(c) & this.mask) === 0) counted++
-    return { histogram, reads_per_umi: runsMeanMedian(runs), cells: counted, of_cells: cells }
+  /** The keys kept so far (a view of them). */
+  kept(): UmiKeys {
+    return { keys: this.keys.subarray(0, this.size), mask: this.mask, budget: this.budget }
   }
+
+  finish(cells: number): UmiDuplicationJson {
+    return duplicationJson(this.kept(), cells)
+  }
+}
+
+const cellOf = (key: number): number => Math.floor(key / TWO_32)
+
+/** The keys of `parts` whose cells `mask` keeps. */
+function keptUnder(parts: readonly UmiKeys[], mask: number): number {
+  let n = 0
+  for (const p of parts) for (const k of p.keys) if ((mix(cellOf(k)) & mask) === 0) n++
+  return n
+}
+
+/**
+ * The keys one UmiDuplication would have kept had it been given every key of `parts` (passes with
+ * the same budget over parts of the records): a pass's mask is the first of 0, 1, 3, 7… under
+ * which its keys fit the budget, whatever their order, so each part's mask is at most the
+ * whole's, and each part holds every key of its records the whole keeps.
+ */
+export function mergeUmiKeys(parts: readonly UmiKeys[]): UmiKeys {
+  if (parts.length === 1) return parts[0]!
+  const budget = parts[0]?.budget ?? KEYS_BUDGET
+  let mask = Math.max(0, ...parts.map((p) => p.mask))
+  while (keptUnder(parts, mask) > budget) mask = mask * 2 + 1
+  const keys = new Float64Array(keptUnder(parts, mask))
+  let n = 0
+  for (const p of parts) for (const k of p.keys) if ((mix(cellOf(k)) & mask) === 0) keys[n++] = k
+  return { keys, mask, budget }
+}
+
+/** The duplication figures of a pass's keys over `cells` cells. */
+export function duplicationJson(kept: UmiKeys, cells: number): UmiDuplicationJson {
+  const keys = kept.keys.sort()
+  const pairsWith = new Map<number, number>()
+  for (let i = 0; i < keys.length;) {
+    let j = i + 1
+    while (j < keys.length && keys[j] === keys[i]) j++
+    pairsWith.set(j - i, (pairsWith.get(j - i) ?? 0) + 1)
+    i = j
+  }
+  const histogram = [...pairsWith].sort((a, b) => a[0] - b[0])
+  const desc = [...histogram].reverse()
+  const runs = runsFrom(
+    desc.map(([reads]) => reads),
+    desc.map(([, pairs]) => pairs),
+  )
+  let counted = 0
+  for (let c = 0; c < cells; c++) if ((mix(c) & kept.mask) === 0) counted++
+  return { histogram, reads_per_umi: runsMeanMedian(runs), cells: counted, of_cells: cells }
 }

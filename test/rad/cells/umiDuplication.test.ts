@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { UmiDuplication } from '../../../src/rad/cells/umiDuplication'
+import { duplicationJson, mergeUmiKeys, UmiDuplication } from '../../../src/rad/cells/umiDuplication'
 
 describe('UmiDuplication: reads per (cell, UMI), in bounded memory', () => {
   it('counts each pair’s reads into a histogram, with the mean and median per pair', () => {
@@ -42,5 +42,25 @@ describe('UmiDuplication: reads per (cell, UMI), in bounded memory', () => {
     expect(j.cells).toBeLessThan(100)
     // Every kept cell whole: each of its 5 UMIs read twice.
     expect(j.histogram).toEqual([[2, 5 * j.cells]])
+  })
+})
+
+describe('mergeUmiKeys: passes over parts of the records merge as one pass', () => {
+  it('past the budget, the merged sample is the one pass’s, whatever the split', () => {
+    const records: [number, number][] = []
+    for (let cell = 0; cell < 200; cell++) for (let umi = 0; umi < 1 + (cell % 7); umi++) records.push([cell, umi])
+    for (const budget of [1 << 10, 256, 64, 16]) {
+      const whole = new UmiDuplication(budget)
+      for (const [cell, umi] of records) whole.add(cell, umi, 0)
+      const expected = whole.finish(200)
+      for (const parts of [2, 3, 5]) {
+        // Each record (read) to the part of its position: the parts share cells.
+        const ds = Array.from({ length: parts }, () => new UmiDuplication(budget))
+        records.forEach(([cell, umi], i) => {
+          ds[(i * 7) % parts]!.add(cell, umi, 0)
+        })
+        expect(duplicationJson(mergeUmiKeys(ds.map((d) => d.kept())), 200)).toEqual(expected)
+      }
+    }
   })
 })
