@@ -1,12 +1,17 @@
 /**
- * The page's cells pass (docs/cells.md): once the statistics are done, a cells
- * worker (cells.worker.ts) walks every chunk again with the session's index and
- * counts the knee's cells' UMIs, genes and mito fraction (the second pass of
- * ADR 0013). One worker of its own, cancelled by terminating it (workerRun.ts).
+ * The page's cells pass (docs/cells.md): once the statistics are done, cells
+ * workers (cells.worker.ts) walk every chunk again with the session's index and
+ * count the knee's cells' UMIs, genes and mito fraction (the second pass of
+ * ADR 0013). One worker a core (the decode pool's size), each counting a share
+ * of the chunks, the first (the lead) making the figures of all their counts;
+ * the lead alone when it finds a kept pass. Cancelled by terminating them
+ * (workerRun.ts).
  */
-import { proxy, wrap } from 'comlink'
+import { proxy, transfer, wrap } from 'comlink'
+import type { Remote } from 'comlink'
 import '../../workers/comlinkErrors'
 import type { SourceSpec } from '../../io/sourceSpec'
+import { cellQcPartBuffers } from '../../rad/cells'
 import type { CellsCut } from '../../rad/cells'
 import type { NbytesConvention } from '../../rad/types'
 import type { IndexStore } from '../open/indexStore'
@@ -27,8 +32,37 @@ function createCellsWorker(): Worker {
   return new Worker(new URL('../../workers/cells.worker.ts', import.meta.url), { type: 'module', name: 'rad-cells' })
 }
 
+/**
+ * The job on the workers: a kept pass from the lead, else every worker's share counted and the
+ * others' counts handed to the lead for the figures. Progress: the chunks visited by all.
+ */
+async function countOnWorkers(
+  apis: readonly Remote<CellsWorkerApi>[],
+  spec: SourceSpec,
+  job: CellsJob,
+  onProgress: (visited: number) => void,
+): Promise<CellsReply> {
+  const lead = apis[0]!
+  const kept = await lead.kept(job)
+  if (kept) return kept
+  const walk = { ...job, kept: undefined }
+  const visited = apis.map(() => 0)
+  const counted = await Promise.all(
+    apis.map((api, part) => {
+      const progress = (v: number): void => {
+        visited[part] = v
+        onProgress(visited.reduce((a, b) => a + b, 0))
+      }
+      return api.count(spec, walk, { part, parts: apis.length }, proxy(progress))
+    }),
+  )
+  const others = counted.slice(1).flatMap((c) => (c ? [c] : []))
+  return lead.finish(transfer(others, others.flatMap(cellQcPartBuffers)))
+}
+
 export class CellsRun extends WorkerRun<CellsState, CellsReply> {
-  constructor(spec: SourceSpec, job: CellsJob, createWorker: () => Worker = createCellsWorker) {
+  /** `workers`: how many count a walk (the cores: the decode pool's size). */
+  constructor(spec: SourceSpec, job: CellsJob, workers = 1, createWorker: () => Worker = createCellsWorker) {
     const initial: CellsState = {
       phase: 'running',
       visited: 0,
@@ -37,15 +71,16 @@ export class CellsRun extends WorkerRun<CellsState, CellsReply> {
       reply: undefined,
       fileNames: job.files.map((f) => f.name),
     }
+    const all = Array.from({ length: Math.max(1, workers) }, createWorker)
     super(
       initial,
-      createWorker(),
+      all as [Worker, ...Worker[]],
       'cells pass',
-      (worker) => {
-        const progress = (visited: number, total: number | undefined): void => {
-          this.progress({ visited, total })
+      (lead, others) => {
+        const progress = (visited: number): void => {
+          this.progress({ visited, total: job.index.count })
         }
-        return wrap<CellsWorkerApi>(worker).run(spec, job, proxy(progress))
+        return countOnWorkers([lead, ...others].map(wrap<CellsWorkerApi>), spec, job, progress)
       },
       (reply) => ({ reply, visited: this.getState().total ?? this.getState().visited }),
     )

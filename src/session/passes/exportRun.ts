@@ -82,7 +82,7 @@ export class ExportRun extends WorkerRun<ExportState, ExportSummary> {
     const initial = { phase: 'running', visited: 0, total: undefined, bytes: 0, summary: undefined, error: undefined }
     super(
       initial as ExportState,
-      createWorker(),
+      [createWorker()],
       'export',
       (worker) => {
         const progress = (visited: number, total: number | undefined): void => {

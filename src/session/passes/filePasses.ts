@@ -92,7 +92,7 @@ export class FilePasses {
     this.cells?.cancel()
     const { source, opened, index, convention } = file
     const job = { ...cellsJobOf(opened, index, convention, cut, files, mito), kept: this.of.keptCells() }
-    const run = new CellsRun(source, job)
+    const run = new CellsRun(source, job, this.of.pool.size)
     this.cells = run
     run.done.then(
       (reply) => {

@@ -1,7 +1,8 @@
 /**
- * One job in a worker of its own (an export, a cells pass): a small store of
- * its state for the UI, the worker's crash turned into an error, and cancel by
- * terminating the worker, so nothing of the job keeps running (ADR 0006).
+ * One job in a worker of its own, or a few (an export; a cells pass, one a
+ * core): a small store of its state for the UI, a worker's crash turned into
+ * an error, and cancel by terminating the workers, so nothing of the job keeps
+ * running (ADR 0006).
  */
 import { RadError } from '../../rad/errors'
 import { Store } from '../store'
@@ -19,33 +20,37 @@ export interface RunState {
 export class WorkerRun<S extends RunState, R> {
   private readonly store: Store<S>
   private settle: ((e: Error) => void) | undefined
-  private readonly worker: Worker
+  private readonly workers: readonly Worker[]
   private readonly what: string
   /** Resolves with the job's result; rejects on an error or a cancel. */
   readonly done: Promise<R>
 
   /**
-   * `start` sends the job (its progress calls update()); `finished` is the state's patch when it
-   * resolves. `what` names the worker in errors ("the export worker stopped").
+   * `start` sends the job to the first worker and any others (its progress calls update());
+   * `finished` is the state's patch when it resolves. `what` names the worker in errors ("the
+   * export worker stopped").
    */
   constructor(
     initial: S,
-    worker: Worker,
+    workers: readonly [Worker, ...Worker[]],
     what: string,
-    start: (worker: Worker) => Promise<R>,
+    start: (lead: Worker, others: readonly Worker[]) => Promise<R>,
     finished: (result: R) => Partial<S>,
   ) {
     this.store = new Store(initial)
-    this.worker = worker
+    const [lead, ...others] = workers
+    this.workers = workers
     this.what = what
     const stopped = new Promise<never>((_, reject) => {
       this.settle = reject
-      worker.onerror = (e) => {
-        e.preventDefault()
-        reject(new RadError('WORKER_FAILED', `the ${what} worker stopped (${e.message || 'it crashed'})`))
+      for (const worker of this.workers) {
+        worker.onerror = (e) => {
+          e.preventDefault()
+          reject(new RadError('WORKER_FAILED', `the ${what} worker stopped (${e.message || 'it crashed'})`))
+        }
       }
     })
-    this.done = Promise.race([start(worker), stopped]).then(
+    this.done = Promise.race([start(lead, others), stopped]).then(
       (result) => {
         this.finish({ phase: 'done', ...finished(result) })
         return result
@@ -75,11 +80,11 @@ export class WorkerRun<S extends RunState, R> {
   }
 
   private finish(patch: Partial<S>): void {
-    this.worker.terminate()
+    for (const worker of this.workers) worker.terminate()
     this.store.update(patch)
   }
 
-  /** Stops the job: the worker is terminated and `done` rejects with CANCELLED. */
+  /** Stops the job: the workers are terminated and `done` rejects with CANCELLED. */
   cancel(): void {
     if (this.store.getState().phase !== 'running') return
     this.finish({ phase: 'cancelled' } as Partial<S>)

@@ -58,6 +58,11 @@ export class DecodePool {
   private convention: NbytesConvention | undefined
   private disposed = false
 
+  /** The workers the pool runs (the cores a whole-file pass may use: cellsRun.ts). */
+  get size(): number {
+    return this.opts.size
+  }
+
   constructor(source: SourceSpec, opts: PoolOptions) {
     this.source = source
     this.opts = opts
