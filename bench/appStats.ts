@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from '@playwright/test'
-import { harness, launch, launchProfile, rendererRss, serve, withPeakMemory } from './browser'
+import { chromiumCpuSeconds, harness, launch, launchProfile, rendererRss, serve, withPeakMemory } from './browser'
 
 const ROOT = join(import.meta.dirname, '..')
 const PORT = Number(process.env.BENCH_PORT ?? 4329)
@@ -138,7 +138,7 @@ function traceMemory(page: Page, idle: number): { stop(): void } {
 }
 
 /** One drop → done in a fresh context: ms, peak MiB above the page before the drop, the saved figures. */
-async function dropToDone(file: string): Promise<{ ms: number; above: number; got: Figures }> {
+async function dropToDone(file: string): Promise<{ ms: number; above: number; cpu: number; got: Figures }> {
   const context = await launchProfile()
   try {
     const page = await context.newPage()
@@ -158,6 +158,7 @@ async function dropToDone(file: string): Promise<{ ms: number; above: number; go
     const idle = rendererRss()
     await page.evaluate(WATCH_DONE)
     const trace = process.env.BENCH_TRACE ? traceMemory(page, idle) : undefined
+    const cpu0 = chromiumCpuSeconds()
     const [, peak] = await withPeakMemory(async () => {
       await page.setInputFiles('[data-testid="file-input"]', file)
       await page.waitForFunction(
@@ -169,17 +170,20 @@ async function dropToDone(file: string): Promise<{ ms: number; above: number; go
         },
       )
     })
+    const cpu = chromiumCpuSeconds() - cpu0
     trace?.stop()
     const ms = await page.evaluate<number>('window.__bench.done - window.__bench.change')
     const indexedMs = await page.evaluate<number>('window.__bench.indexed - window.__bench.change')
     if (process.env.BENCH_VERBOSE) {
-      process.stderr.write(`index done ${indexedMs.toFixed(0)} ms, stats done ${ms.toFixed(0)} ms\n`)
+      process.stderr.write(
+        `index done ${indexedMs.toFixed(0)} ms, stats done ${ms.toFixed(0)} ms, CPU ${cpu.toFixed(1)} s\n`,
+      )
     }
     const download = page.waitForEvent('download')
     await page.getByTestId('stats-save-json').click()
     const path = await (await download).path()
     const got = figuresOf(JSON.parse(readFileSync(path, 'utf8')) as StatsJsonLike)
-    return { ms, above: (peak - idle) / MiB, got }
+    return { ms, above: (peak - idle) / MiB, cpu, got }
   } finally {
     await context.close()
   }
@@ -195,11 +199,13 @@ export async function appStatsSection(file: string, runs = 2): Promise<string> {
     const want = cliFigures(file)
     const rates: number[] = []
     const above: number[] = []
+    const cpu: number[] = []
     let got: Figures | undefined
     for (let i = 0; i < runs; i++) {
       const r = await dropToDone(file)
       rates.push(size / GB / (r.ms / 1000))
       above.push(r.above)
+      cpu.push(r.cpu)
       got = r.got
     }
     const same = JSON.stringify(got) === JSON.stringify(want) ? 'equal to rad stats' : `DIFFERS ${JSON.stringify(got)}`
@@ -209,9 +215,9 @@ export async function appStatsSection(file: string, runs = 2): Promise<string> {
       '',
       `raw read of the same File ${range(raw, (n) => n.toFixed(2))} GB/s; rad stats: ${JSON.stringify(want)}`,
       '',
-      '| drop → done GB/s | ÷ best raw read | peak MiB above the page before the drop | figures |',
-      '|---:|---:|---:|---|',
-      `| ${range(rates, (n) => n.toFixed(3))} | ${(median(rates) / Math.max(...raw)).toFixed(2)} | ${range(above, (n) => n.toFixed(0))} | ${same} |`,
+      '| drop → done GB/s | ÷ best raw read | Chromium CPU s | peak MiB above the page before the drop | figures |',
+      '|---:|---:|---:|---:|---|',
+      `| ${range(rates, (n) => n.toFixed(3))} | ${(median(rates) / Math.max(...raw)).toFixed(2)} | ${range(cpu, (n) => n.toFixed(1))} | ${range(above, (n) => n.toFixed(0))} | ${same} |`,
       '',
     ].join('\n')
   } finally {

@@ -89,6 +89,22 @@ export function rendererRss(): number {
 }
 
 /** Samples rendererRss every 50 ms while `work` runs; returns [result, peak bytes]. */
+/** CPU seconds (user and system) used so far by every Chromium process: renderers, the browser, its utilities. */
+export function chromiumCpuSeconds(): number {
+  let ticks = 0
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chromium')) continue
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+      ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0)
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return ticks / 100
+}
+
 export async function withPeakMemory<T>(work: () => Promise<T>): Promise<[T, number]> {
   let peak = rendererRss()
   const timer = setInterval(() => {
