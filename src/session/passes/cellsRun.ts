@@ -80,7 +80,12 @@ export class CellsRun extends WorkerRun<CellsState, CellsReply> {
         const progress = (visited: number): void => {
           this.progress({ visited, total: job.index.count })
         }
-        return countOnWorkers([lead, ...others].map(wrap<CellsWorkerApi>), spec, job, progress)
+        return countOnWorkers(
+          [lead, ...others].map((w) => wrap<CellsWorkerApi>(w)),
+          spec,
+          job,
+          progress,
+        )
       },
       (reply) => ({ reply, visited: this.getState().total ?? this.getState().visited }),
     )
