@@ -12,10 +12,20 @@
  * Builds nothing: run `npm run build` and `npx vite build --config bench/vite.config.ts` first.
  */
 import { spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from '@playwright/test'
-import { chromiumCpuSeconds, harness, launch, launchProfile, rendererRss, serve, withPeakMemory } from './browser'
+import {
+  chromiumCpuSince,
+  chromiumTicks,
+  harness,
+  ownChromium,
+  launch,
+  launchProfile,
+  rendererRss,
+  serve,
+  withPeakMemory,
+} from './browser'
 
 const ROOT = join(import.meta.dirname, '..')
 const PORT = Number(process.env.BENCH_PORT ?? 4329)
@@ -92,10 +102,9 @@ const WATCH_DONE = `(() => {
 /** The renderers' memory by kind (kB of /proc status), summed. */
 function rendererMemoryKinds(): Record<string, number> {
   const sums: Record<string, number> = {}
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+  for (const { pid, cmd } of ownChromium()) {
+    if (!cmd.includes('--type=renderer')) continue
     try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
-      if (!cmd.includes('chromium') || !cmd.includes('--type=renderer')) continue
       const status = readFileSync(`/proc/${pid}/status`, 'utf8')
       for (const m of status.matchAll(/^(VmRSS|RssAnon|RssFile|RssShmem):\s+(\d+)/gm)) {
         sums[m[1] ?? ''] = (sums[m[1] ?? ''] ?? 0) + Number(m[2])
@@ -158,7 +167,7 @@ async function dropToDone(file: string): Promise<{ ms: number; above: number; cp
     const idle = rendererRss()
     await page.evaluate(WATCH_DONE)
     const trace = process.env.BENCH_TRACE ? traceMemory(page, idle) : undefined
-    const cpu0 = chromiumCpuSeconds()
+    const cpu0 = chromiumTicks()
     const [, peak] = await withPeakMemory(async () => {
       await page.setInputFiles('[data-testid="file-input"]', file)
       await page.waitForFunction(
@@ -170,7 +179,7 @@ async function dropToDone(file: string): Promise<{ ms: number; above: number; cp
         },
       )
     })
-    const cpu = chromiumCpuSeconds() - cpu0
+    const cpu = chromiumCpuSince(cpu0)
     trace?.stop()
     const ms = await page.evaluate<number>('window.__bench.done - window.__bench.change')
     const indexedMs = await page.evaluate<number>('window.__bench.indexed - window.__bench.change')

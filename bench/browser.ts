@@ -22,13 +22,13 @@ const MIME: Record<string, string> = {
   '.svg': 'image/svg+xml',
 }
 
-/** Serves dist/ at / and bench/dist/ (or `benchDir`) at /bench/. */
+/** Serves dist/ (or BENCH_DIST: a build to compare) at / and bench/dist/ (or `benchDir`) at /bench/. */
 export function serve(port: number, benchDir = 'bench/dist'): Promise<Server> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
     const [base, rel] = url.pathname.startsWith('/bench/')
       ? [benchDir, url.pathname.slice(7)]
-      : ['dist', url.pathname.slice(1)]
+      : [process.env.BENCH_DIST ?? 'dist', url.pathname.slice(1)]
     let path = normalize(join(ROOT, base, rel || 'index.html'))
     if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html')
     if (!path.startsWith(join(ROOT, base)) || !existsSync(path)) {
@@ -71,15 +71,43 @@ export async function launchProfile(): Promise<BrowserContext> {
   return context
 }
 
-/** Resident memory (bytes) of every Chromium renderer process (pages and their workers live there). */
-export function rendererRss(): number {
-  let total = 0
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+/**
+ * The Chromium processes this bench started: the descendants of this Node process (Playwright
+ * spawns the browser, which forks its zygotes, renderers and utilities), not another program's
+ * browsers (browser tests running beside a bench took its figures for its own).
+ */
+export function ownChromium(): { pid: string; cmd: string }[] {
+  const children = new Map<string, string[]>()
+  const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d))
+  for (const pid of pids) {
+    try {
+      const ppid = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] ?? ''
+      children.set(ppid, [...(children.get(ppid) ?? []), pid])
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const own: { pid: string; cmd: string }[] = []
+  const queue = [...(children.get(String(process.pid)) ?? [])]
+  for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
+    queue.push(...(children.get(pid) ?? []))
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
-      if (!cmd.includes('chromium') || !cmd.includes('--type=renderer')) continue
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-      const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1]
+      if (cmd.includes('chromium')) own.push({ pid, cmd })
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return own
+}
+
+/** Resident memory (bytes) of this bench's Chromium renderer processes (pages and their workers live there). */
+export function rendererRss(): number {
+  let total = 0
+  for (const { pid, cmd } of ownChromium()) {
+    if (!cmd.includes('--type=renderer')) continue
+    try {
+      const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
       total += Number(kb ?? 0) * 1024
     } catch {
       // the process ended while we looked
@@ -88,23 +116,29 @@ export function rendererRss(): number {
   return total
 }
 
-/** Samples rendererRss every 50 ms while `work` runs; returns [result, peak bytes]. */
-/** CPU seconds (user and system) used so far by every Chromium process: renderers, the browser, its utilities. */
-export function chromiumCpuSeconds(): number {
-  let ticks = 0
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+/** CPU ticks (user and system, 1/100 s) each of this bench's Chromium processes has used so far. */
+export function chromiumTicks(): Map<string, number> {
+  const ticks = new Map<string, number>()
+  for (const { pid } of ownChromium()) {
     try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chromium')) continue
       // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-      ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0)
+      ticks.set(pid, Number(fields[11] ?? 0) + Number(fields[12] ?? 0))
     } catch {
       // the process ended while we looked
     }
   }
+  return ticks
+}
+
+/** CPU seconds this bench's Chromium processes used since `before` (chromiumTicks), those started since included. */
+export function chromiumCpuSince(before: Map<string, number>): number {
+  let ticks = 0
+  for (const [pid, now] of chromiumTicks()) ticks += now - (before.get(pid) ?? 0)
   return ticks / 100
 }
 
+/** Samples rendererRss every 50 ms while `work` runs; returns [result, peak bytes]. */
 export async function withPeakMemory<T>(work: () => Promise<T>): Promise<[T, number]> {
   let peak = rendererRss()
   const timer = setInterval(() => {

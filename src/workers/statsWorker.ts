@@ -104,7 +104,11 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
       return currentNow(id).acc.exactPairs
     },
     statsSnapshot(id) {
-      return reportState(currentNow(id).acc.exportState('partial'))
+      // Transferred, not cloned: a copy already (reportState), and on a run whose barcodes are
+      // nearly all distinct it holds millions of them; a clone here and another on its way to
+      // worker 0 took the renderer past 512 MiB at times (bench/results.md, issue 35).
+      const state = reportState(currentNow(id).acc.exportState('partial'))
+      return transfer(state, statsTransferables(state))
     },
     statsMerge(id, states) {
       const p = currentNow(id)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { BlobSource } from '../../src/io/blobSource'
 import { decodeChunk } from '../../src/rad/decode/decodeChunk'
 import { inferSemantics } from '../../src/rad/prelude/semantics'
-import { createStatsAccumulator, statsJson } from '../../src/rad/stats'
+import { createStatsAccumulator, statsJson, statsTransferables } from '../../src/rad/stats'
 import { DecodePool } from '../../src/session/rows/decodePool'
 import { runStatsPass } from '../../src/session/passes/statsPass'
 import type { StatsProgress } from '../../src/session/passes/statsPass'
@@ -95,6 +95,29 @@ describe('runStatsPass', () => {
     expect(drained.partitions?.umis.every((u) => u.length === 0)).toBe(true)
     workers[0]!.statsMerge(7, [drained])
     expect(workers[0]!.statsReport(7).json.records).toBe((direct() as { records: number }).records + more)
+  })
+
+  it('gives a snapshot away whole: transferred, the worker’s own counts stay intact', async () => {
+    const workers = [0, 1].map(() => {
+      const decoder = makeDecoder(new BlobSource(new Blob([file.slice()])), prelude)
+      return statsMethods(() => Promise.resolve(decoder))
+    })
+    await Promise.all(workers.map((w, index) => w.statsBegin(9, { count: 2, index })))
+    const reqs = requests()
+    const half = Math.ceil(reqs.length / 2)
+    for (const [i, batch] of [reqs.slice(0, half), reqs.slice(half)].entries()) {
+      const r = await workers[i]!.statsBatch(9, batch, 'header-inclusive')
+      r.foreign.forEach((rows, owner) => {
+        if (rows) workers[owner]!.statsRows(9, rows)
+      })
+    }
+    // As the page passes it on (statsPass.ts): every buffer transferred, so detached here.
+    const snapshot = workers[1]!.statsSnapshot(9)
+    const buffers = statsTransferables(snapshot)
+    const moved = structuredClone(snapshot, { transfer: buffers })
+    expect(buffers.every((b) => b.byteLength === 0)).toBe(true)
+    expect(workers[0]!.statsReport(9, [moved]).json).toEqual(direct())
+    expect(workers[0]!.statsReport(9, [workers[1]!.statsSnapshot(9)]).json).toEqual(direct())
   })
 
   it('hands the rows of the other worker’s buckets over its channel, not through the page, and counts them all', async () => {

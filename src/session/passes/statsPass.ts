@@ -249,7 +249,8 @@ function reportsOf(calls: readonly WorkerCall[], pass: number) {
   // On the way: copies of the others' figures (their buckets' pairs stay where they are).
   const partialReport = async (): Promise<StatsReport> => {
     const others = await Promise.all(calls.slice(1).map((call) => call((api) => api.statsSnapshot(pass))))
-    return head((api) => api.statsReport(pass, others))
+    // Passed on, not copied: the snapshots are the page's to give away.
+    return head((api) => api.statsReport(pass, transfer(others, others.flatMap(statsTransferables))))
   }
   return { report, partialReport }
 }

@@ -1,0 +1,118 @@
+/**
+ * Where the renderer's memory goes from the drop to the statistics done (issue 35): Chromium's
+ * memory-infra dumps every 400 ms, traced through CDP in a window with a profile of its own (as
+ * bench/appStats.ts), printed per dump for the renderer by allocator: ArrayBuffers
+ * (partition_alloc's array_buffer), Blink's buffer partition (where a structured clone's bytes
+ * go), malloc, V8's heaps (the page's and the workers'), Blink's GC heap. What these leave out
+ * of the private footprint is mostly the workers' WebAssembly memories. Build first as
+ * bench/appStats.ts says.
+ *
+ *   npx tsx bench/memoryDump.ts FILE
+ */
+import type { CDPSession } from '@playwright/test'
+import { launchProfile, serve } from './browser'
+
+const PORT = Number(process.env.BENCH_PORT ?? 4335)
+const COLUMNS = [
+  'partition_alloc/partitions/array_buffer',
+  'partition_alloc/partitions/buffer',
+  'malloc',
+  'v8/main',
+  'v8/workers',
+  'blink_gc',
+]
+
+interface Dump {
+  allocators?: Record<string, { attrs?: Record<string, { value: string }> }>
+  process_totals?: Record<string, string>
+}
+interface TraceEvent {
+  ph: string
+  pid: number
+  ts: number
+  id?: string
+  args?: { dumps?: Dump }
+}
+
+const mib = (hex: string | undefined): number => (hex ? parseInt(hex, 16) / 2 ** 20 : 0)
+
+async function traced(cdp: CDPSession, run: () => Promise<void>): Promise<TraceEvent[]> {
+  await cdp.send('Tracing.start', {
+    traceConfig: {
+      includedCategories: ['disabled-by-default-memory-infra'],
+      memoryDumpConfig: { triggers: [{ mode: 'detailed', periodic_interval_ms: 400 }] },
+    },
+    transferMode: 'ReturnAsStream',
+  } as never)
+  await run()
+  const complete = new Promise<string>((resolve) => {
+    cdp.on('Tracing.tracingComplete', (e: { stream?: string }) => {
+      resolve(e.stream ?? '')
+    })
+  })
+  await cdp.send('Tracing.end')
+  const handle = await complete
+  let text = ''
+  for (;;) {
+    const piece = await cdp.send('IO.read', { handle, size: 1 << 24 })
+    text += piece.base64Encoded ? Buffer.from(piece.data, 'base64').toString('utf8') : piece.data
+    if (piece.eof) break
+  }
+  const parsed = JSON.parse(text) as TraceEvent[] | { traceEvents: TraceEvent[] }
+  return Array.isArray(parsed) ? parsed : parsed.traceEvents
+}
+
+/** Each process's dumps in time order, a dump's events (allocators may come apart from the totals) joined. */
+function dumpsByProcess(events: TraceEvent[]): Map<number, { ts: number; dump: Dump }[]> {
+  const joined = new Map<string, { pid: number; ts: number; dump: Dump }>()
+  for (const e of events) {
+    const d = e.args?.dumps
+    if (e.ph !== 'v' || !d) continue
+    const key = `${String(e.pid)}:${e.id ?? ''}`
+    const seen = joined.get(key)
+    if (!seen) joined.set(key, { pid: e.pid, ts: e.ts, dump: { ...d } })
+    else {
+      seen.dump.allocators = { ...seen.dump.allocators, ...d.allocators }
+      seen.dump.process_totals ??= d.process_totals
+    }
+  }
+  const out = new Map<number, { ts: number; dump: Dump }[]>()
+  for (const { pid, ts, dump } of joined.values()) out.set(pid, [...(out.get(pid) ?? []), { ts, dump }])
+  for (const list of out.values()) list.sort((a, b) => a.ts - b.ts)
+  return out
+}
+
+async function main(file: string): Promise<void> {
+  const server = await serve(PORT)
+  const context = await launchProfile()
+  try {
+    const page = await context.newPage()
+    await page.goto(`http://127.0.0.1:${String(PORT)}/`)
+    await page.waitForSelector('[data-testid="file-input"]', { state: 'attached' })
+    await new Promise((r) => setTimeout(r, 1500))
+    const events = await traced(await context.newCDPSession(page), async () => {
+      await page.setInputFiles('[data-testid="file-input"]', file)
+      await page.locator('[data-testid="stats-panel"][data-state="done"]').waitFor({ timeout: 1_800_000 })
+    })
+    for (const [pid, dumps] of dumpsByProcess(events)) {
+      const footprint = dumps.map((d) => mib(d.dump.process_totals?.private_footprint_bytes))
+      if (Math.max(...footprint) < 200) continue
+      process.stdout.write(
+        `\n## process ${String(pid)}: MiB by allocator\n\n| s | footprint | ${COLUMNS.join(' | ')} |\n`,
+      )
+      process.stdout.write(`|${' ---: |'.repeat(COLUMNS.length + 2)}\n`)
+      const t0 = dumps[0]?.ts ?? 0
+      dumps.forEach(({ ts, dump }, i) => {
+        const cells = COLUMNS.map((c) => mib(dump.allocators?.[c]?.attrs?.size?.value).toFixed(0))
+        process.stdout.write(
+          `| ${((ts - t0) / 1e6).toFixed(1)} | ${footprint[i]!.toFixed(0)} | ${cells.join(' | ')} |\n`,
+        )
+      })
+    }
+  } finally {
+    await context.close()
+    server.close()
+  }
+}
+
+await main(process.argv[2] ?? 'bench/data/tenx-1024m.rad')
