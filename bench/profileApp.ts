@@ -4,6 +4,7 @@
  * summed as self time by function, per thread. Build first as bench/appStats.ts says.
  *
  *   npx tsx bench/profileApp.ts FILE [top]
+ *   T2G=bench/data/tenx.t2g.tsv npx tsx bench/profileApp.ts FILE [top]   (the cells pass, once the statistics are done)
  */
 import { join } from 'node:path'
 import type { CDPSession } from '@playwright/test'
@@ -87,14 +88,24 @@ async function main(file: string, top: number): Promise<void> {
     await page.waitForSelector('[data-testid="file-input"]', { state: 'attached' })
     const cdp = await context.newCDPSession(page)
     let seconds = 0
-    const events = await traced(cdp, async () => {
-      const t0 = Date.now()
+    const dropped = async (): Promise<void> => {
       await page.setInputFiles('[data-testid="file-input"]', file)
       await page.locator('[data-testid="stats-panel"][data-state="done"]').waitFor({ timeout: 1_800_000 })
+    }
+    // With T2G, the cells pass is traced: from giving the annotations control the t2g to the cells panel.
+    const t2g = process.env.T2G
+    if (t2g) await dropped()
+    const events = await traced(cdp, async () => {
+      const t0 = Date.now()
+      if (!t2g) await dropped()
+      else {
+        await page.setInputFiles('[data-testid="annotations-input"]', t2g)
+        await page.waitForSelector('[data-testid="cells-panel"]', { timeout: 1_800_000 })
+      }
       seconds = (Date.now() - t0) / 1000
     })
     const times = selfTimes(events)
-    process.stdout.write(`drop → done ${seconds.toFixed(1)} s (under the profiler)\n`)
+    process.stdout.write(`${t2g ? 't2g → cells' : 'drop → done'} ${seconds.toFixed(1)} s (under the profiler)\n`)
     for (const [thread, sums] of times) {
       const total = [...sums.values()].reduce((a, b) => a + b, 0)
       if (total < 500) continue

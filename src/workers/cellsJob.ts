@@ -29,6 +29,7 @@ import { radStreamOf } from '../io/readPrelude'
 import { openByteSource } from '../io/sourceSpec'
 import type { CellsJob, CellsReply, CellsShare, CellsWorkerApi } from './protocol'
 import { transfer } from 'comlink'
+import { pacedProgress } from './progressPace'
 
 /** The key of a job: its files' content keys (contentKey: two 64 KiB ends and a sample each), the mito pattern, the cut-off. */
 export async function cellsKeyOfJob(job: CellsJob): Promise<{ key: CellsKey; fingerprints: string[] }> {
@@ -168,7 +169,7 @@ export function makeCellsApi(): CellsWorkerApi {
       // The file is opened (and the codecs loaded) only for a walk: a kept pass reads none of it.
       await loadWasmCodecs()
       const rad = await radStreamOf(await openByteSource(spec), job.container, job.frames)
-      const part = await countPart(job, rad, share, onProgress)
+      const part = await countPart(job, rad, share, pacedProgress(onProgress))
       if (share.part === 0) {
         lead = { job, part }
         return undefined

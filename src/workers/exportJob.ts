@@ -20,6 +20,7 @@ import { transfer } from 'comlink'
 import { radStreamOf } from '../io/readPrelude'
 import { openByteSource } from '../io/sourceSpec'
 import type { ExportJob, ExportPick, ExportWorkerApi } from './protocol'
+import { pacedProgress } from './progressPace'
 
 /** The RecordSelection of a pick; filters are compiled here, once (their errors are the user's words). */
 export function selectionFor(pick: ExportPick, prelude: Prelude): RecordSelection {
@@ -55,9 +56,6 @@ export function runExportJob(
   })
 }
 
-/** Progress goes to the page at most this often (a message per chunk would flood it on million-chunk files). */
-const PROGRESS_EVERY_MS = 100
-
 /** Bytes that own their whole buffer, so they can be transferred without taking a view's neighbours along. */
 function owned(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
@@ -77,13 +75,7 @@ export function makeExportApi(): ExportWorkerApi {
         },
         patch: (position, bytes) => sink.patch(position, bytes.slice()),
       }
-      let last = 0
-      return runExportJob(job, source, remote, (visited, total) => {
-        const now = performance.now()
-        if (now - last < PROGRESS_EVERY_MS && visited !== total) return
-        last = now
-        onProgress(visited, total)
-      })
+      return runExportJob(job, source, remote, pacedProgress(onProgress))
     },
   }
 }
