@@ -179,13 +179,14 @@ async function dropToDone(file: string): Promise<{ ms: number; above: number; cp
         },
       )
     })
-    const cpu = chromiumCpuSince(cpu0)
+    const used = chromiumCpuSince(cpu0)
+    const cpu = used.total
     trace?.stop()
     const ms = await page.evaluate<number>('window.__bench.done - window.__bench.change')
     const indexedMs = await page.evaluate<number>('window.__bench.indexed - window.__bench.change')
     if (process.env.BENCH_VERBOSE) {
       process.stderr.write(
-        `index done ${indexedMs.toFixed(0)} ms, stats done ${ms.toFixed(0)} ms, CPU ${cpu.toFixed(1)} s\n`,
+        `index done ${indexedMs.toFixed(0)} ms, stats done ${ms.toFixed(0)} ms, CPU ${cpu.toFixed(1)} s (${[...used.byKind].map(([k, s]) => `${k} ${s.toFixed(1)}`).join(', ')})\n`,
       )
     }
     const download = page.waitForEvent('download')

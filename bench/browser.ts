@@ -116,14 +116,15 @@ export function rendererRss(): number {
   return total
 }
 
-/** CPU ticks (user and system, 1/100 s) each of this bench's Chromium processes has used so far. */
-export function chromiumTicks(): Map<string, number> {
-  const ticks = new Map<string, number>()
-  for (const { pid } of ownChromium()) {
+/** CPU ticks (user and system, 1/100 s) each of this bench's Chromium processes has used so far, by pid, with its kind. */
+export function chromiumTicks(): Map<string, { ticks: number; kind: string }> {
+  const ticks = new Map<string, { ticks: number; kind: string }>()
+  for (const { pid, cmd } of ownChromium()) {
     try {
       // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-      ticks.set(pid, Number(fields[11] ?? 0) + Number(fields[12] ?? 0))
+      const kind = /--type=([a-z-]+)/.exec(cmd)?.[1] ?? 'browser'
+      ticks.set(pid, { ticks: Number(fields[11] ?? 0) + Number(fields[12] ?? 0), kind })
     } catch {
       // the process ended while we looked
     }
@@ -131,11 +132,22 @@ export function chromiumTicks(): Map<string, number> {
   return ticks
 }
 
-/** CPU seconds this bench's Chromium processes used since `before` (chromiumTicks), those started since included. */
-export function chromiumCpuSince(before: Map<string, number>): number {
-  let ticks = 0
-  for (const [pid, now] of chromiumTicks()) ticks += now - (before.get(pid) ?? 0)
-  return ticks / 100
+/**
+ * CPU seconds this bench's Chromium processes used since `before` (chromiumTicks), those started
+ * since included: in all, and by kind of process (the renderer, the browser, the GPU, utilities).
+ */
+export function chromiumCpuSince(before: Map<string, { ticks: number }>): {
+  total: number
+  byKind: Map<string, number>
+} {
+  const byKind = new Map<string, number>()
+  let total = 0
+  for (const [pid, now] of chromiumTicks()) {
+    const used = (now.ticks - (before.get(pid)?.ticks ?? 0)) / 100
+    total += used
+    byKind.set(now.kind, (byKind.get(now.kind) ?? 0) + used)
+  }
+  return { total, byKind }
 }
 
 /** Samples rendererRss every 50 ms while `work` runs; returns [result, peak bytes]. */
