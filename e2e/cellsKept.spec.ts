@@ -83,6 +83,34 @@ test('the cells of a file opened again with the same t2g come from the cache; an
   }
 })
 
+test('"Check every record" keeps the cells kept with the file: opened again, they show at once', async ({ page }) => {
+  const dir = tempDir()
+  try {
+    // A copy of its own: the cache holds no other test's entry for it.
+    const rad = dir.write('checked.rad', new Uint8Array(readFileSync(RAD)))
+    const open = async (): Promise<void> => {
+      await page.goto('/')
+      await page.getByTestId('file-input').setInputFiles([rad, T2G, NAMES])
+      await expect(page.getByTestId('stats-panel')).toHaveAttribute('data-state', 'done', { timeout: 30_000 })
+      await expect(page.getByTestId('cells-panel')).toBeVisible({ timeout: 30_000 })
+    }
+    await open()
+    await expect(page.getByTestId('cells-panel')).toHaveAttribute('data-source', 'pass')
+    await expect.poll(() => cellsKept(page), { timeout: 30_000 }).toBe(true)
+    await open()
+    await expect(page.getByTestId('index-status')).toHaveAttribute('data-source', 'cache')
+    await page.getByTestId('check-records').click()
+    await expect(page.getByTestId('index-status')).toHaveAttribute('data-source', 'scan')
+    await expect(page.getByTestId('stats-panel')).toHaveAttribute('data-state', 'done', { timeout: 30_000 })
+    // The scanned session kept its index anew: with the cells, not without them.
+    await open()
+    await expect(page.getByTestId('index-status')).toHaveAttribute('data-source', 'cache')
+    await expect(page.getByTestId('cells-panel')).toHaveAttribute('data-source', 'cache')
+  } finally {
+    dir.remove()
+  }
+})
+
 test('cells rad index wrote into the sidecar show when the same files are given with it', async ({ page }) => {
   const dir = tempDir()
   try {

@@ -78,7 +78,8 @@ export class RadSession {
     const indexCache = FileIndexCache.of(source, opts.indexCache)
     const fresh = opts.fresh !== undefined
     const [onRescan, createIndexWorker] = [opts.onRescan, opts.workers?.index]
-    const scanOf = { id: this.id, source, store, index, pool, cache, stats, indexCache, fresh, live }
+    const carriedCells = opts.fresh?.keptCells ?? []
+    const scanOf = { id: this.id, source, store, index, pool, cache, stats, indexCache, fresh, carriedCells, live }
     this.scan = new FileScan({ ...scanOf, onFileChanged, onRescan, createIndexWorker }, opts.sidecar)
     // Checks a sidecar's or cached index against the chunks as they decode (indexClaims.ts).
     const claims = new IndexClaims(

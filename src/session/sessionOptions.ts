@@ -1,3 +1,4 @@
+import type { KeptCells } from '../rad/cells/cellsSection'
 import type { IndexCache } from './open/sessionCache'
 
 /** How RadSession opens a source (client.ts). */
@@ -16,7 +17,11 @@ export interface SessionOptions {
    * the cache. `because`: why the known index of the session before was dropped, shown to the user;
    * undefined when the user asked for the check.
    */
-  fresh?: { because: string | undefined }
-  /** Asks the page to open the same source again, fresh (checkRecords, or a known index that disagrees with the file). */
-  onRescan?: (because: string | undefined) => void
+  fresh?: { because: string | undefined; keptCells?: readonly KeptCells[] }
+  /**
+   * Asks the page to open the same source again, fresh (checkRecords, or a known index that
+   * disagrees with the file); `keptCells`: the cells passes of this session, still this file's
+   * (checkRecords: the same bytes), for the next session to keep.
+   */
+  onRescan?: (because: string | undefined, keptCells?: readonly KeptCells[]) => void
 }

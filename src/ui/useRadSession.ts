@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from '
 import { openRadSource } from '../session'
 import { browserIndexCache } from './persist/indexCache'
 import type { RadSession, SessionState, SourceSpec } from '../session'
+import type { KeptCells } from '../rad/cells/cellsSection'
 
 interface Holder {
   current: { current: RadSession | undefined }
@@ -16,15 +17,15 @@ function openSession(
   holder: Holder,
   source: SourceSpec,
   sidecar: File | undefined,
-  fresh: { because: string | undefined } | undefined,
+  fresh: { because: string | undefined; keptCells?: readonly KeptCells[] } | undefined,
 ): void {
   holder.current.current?.dispose()
   const next = openRadSource(source, {
     indexCache: browserIndexCache,
     ...(sidecar ? { sidecar } : {}),
     ...(fresh ? { fresh } : {}),
-    onRescan: (because) => {
-      if (holder.current.current === next) openSession(holder, source, undefined, { because })
+    onRescan: (because, keptCells) => {
+      if (holder.current.current === next) openSession(holder, source, undefined, { because, keptCells })
     },
   })
   holder.current.current = next

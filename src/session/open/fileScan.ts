@@ -34,11 +34,13 @@ export interface ScanOf {
   indexCache: FileIndexCache | undefined
   /** The user asked for a scan: nothing is read from the cache or a sidecar. */
   fresh: boolean
+  /** Cells passes the session before kept of the same bytes ("Check every record"): kept on. */
+  carriedCells: readonly KeptCells[]
   live: () => boolean
   /** The file changed on disk (docs/integrity.md): the session switches its view to that state. */
   onFileChanged: (e: RadError) => void
   /** Open the file again, scanning it; `because` says why when a known index proved wrong. */
-  onRescan: ((because: string | undefined) => void) | undefined
+  onRescan: ((because: string | undefined, keptCells?: readonly KeptCells[]) => void) | undefined
   createIndexWorker: (() => Worker) | undefined
 }
 
@@ -55,6 +57,7 @@ export class FileScan {
 
   constructor(of: ScanOf, sidecar: Blob | undefined) {
     this.of = of
+    this.keptCells = [...of.carriedCells]
     of.stats.subscribe(() => {
       const view = of.stats.getState()
       if (view.phase === 'done' && !view.restored) this.keepInCache(view.report)
@@ -83,9 +86,12 @@ export class FileScan {
     this.worker.terminate()
   }
 
-  /** Opens the file again and scans it: a known index's verdict is only what was recorded. */
+  /**
+   * Opens the file again and scans it: a known index's verdict is only what was recorded. The
+   * cells passes kept go with it: they are of the same bytes, whatever the check finds.
+   */
   checkRecords(): void {
-    this.of.onRescan?.(undefined)
+    this.of.onRescan?.(undefined, this.keptCells)
   }
 
   /** The sidecar or cached index disagrees with the file: forget it (a cached one for good) and scan again, saying why. */
@@ -164,7 +170,8 @@ export class FileScan {
   /** The cells passes a sidecar or cached index held; entries of another shape are dropped with a notice. */
   private readKeptCells(summary: ScanSummary | undefined): void {
     const { kept, dropped } = cellsSectionFromJson(summary?.cells)
-    this.keptCells = kept
+    // A fresh scan reads nothing kept: the session before hands its cells on (checkRecords).
+    this.keptCells = kept.length > 0 ? kept : [...this.of.carriedCells]
     const what = this.of.store.current.indexSource === 'cache' ? 'cached index' : 'sidecar index'
     if (dropped.length > 0) {
       this.of.store.notice(
