@@ -190,3 +190,38 @@ test('a t2g with S and U statuses: the unspliced fraction, the scatter coloured 
     dir.remove()
   }
 })
+
+test('another mito pattern counts the cells again: none matching raises the alert; a wrong one is said, nothing counted', async ({
+  page,
+}) => {
+  const args = ['bin/rad.mjs', 'stats', RAD, '--t2g', T2G, '--gene-names', NAMES, '--mito', '^NOSUCHGENE', '--json']
+  const none = JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })) as CellsJson
+  await openStatsDone(page)
+  await page.getByTestId('annotations-input').setInputFiles([T2G, NAMES])
+  await expect(page.getByTestId('cells-panel')).toBeVisible({ timeout: 30_000 })
+  const alert = page.locator('[data-testid="summary-alert"][data-id="no-mito-genes"]')
+  await expect(alert).toHaveCount(0)
+  const input = page.getByTestId('cells-mito-input')
+  await expect(input).toHaveValue('^(MT|mt)-')
+  await input.fill('(')
+  await page.getByTestId('cells-mito-apply').click()
+  await expect(page.getByTestId('cells-mito-error')).toContainText('Not a regular expression')
+  await expect(page.getByTestId('cells-panel')).toBeVisible()
+  await input.fill('^NOSUCHGENE')
+  await input.press('Enter')
+  await expect(alert).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByTestId('cells-mito-error')).toHaveCount(0)
+  await expect(page.getByTestId('stat-median-mito')).toHaveAttribute(
+    'data-value',
+    String(none.cells.mito_fraction.median),
+  )
+  await expectAccessible(page, 'the cells with another mito pattern')
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 })
+      await page.getByTestId('cells-mito').scrollIntoViewIfNeeded()
+      await page.screenshot({ path: `/tmp/shots-cells/mito-${String(width)}-${scheme}.png` })
+    }
+  }
+})

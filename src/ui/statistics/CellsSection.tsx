@@ -4,6 +4,7 @@ import type { Semantics } from '../../rad/prelude/semantics'
 import { cellsNotApplicable } from '../../session'
 import type { CellsReply } from '../../session'
 import { CellsPanel } from './CellsPanel'
+import { MitoPattern } from './MitoPattern'
 import { fmtCount } from '../format'
 import { saveFile } from '../saveFile'
 import type { CellsHandle } from './useCellsRun'
@@ -38,6 +39,7 @@ export function CellsSection({ cells, semantics, statsDone, fileName, onPickBarc
         {state?.phase === 'done' && state.reply && <SaveCellsTsv reply={state.reply} fileName={fileName} />}
       </div>
       <CellsStatus cells={cells} statsDone={statsDone} />
+      <MitoPattern value={cells.mito} onApply={cells.setMito} />
       {state?.phase === 'done' && state.reply && (
         <>
           <TakenFor reply={state.reply} />

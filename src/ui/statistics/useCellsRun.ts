@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react'
+import { DEFAULT_MITO } from '../../rad/cells'
 import type { CellsRun, CellsState, RadSession } from '../../session'
 
 export interface CellsHandle {
@@ -11,6 +12,10 @@ export interface CellsHandle {
   startError: string | undefined
   /** Stops the running pass (Add t2g… starts it again). */
   cancel: () => void
+  /** The mitochondrial genes' pattern the pass counts with (rad stats --mito; docs/cells.md). */
+  mito: string
+  /** Counts again with another pattern (one that is not a regular expression is said by the pass). */
+  setMito: (pattern: string) => void
 }
 
 const NO_RUN = (): (() => void) => () => undefined
@@ -48,10 +53,11 @@ export function useCellsRun(
   const [files, setFiles] = useState<File[]>(() => [...dropped])
   const [run, setRun] = useState<CellsRun | undefined>(undefined)
   const [startError, setStartError] = useState<string | undefined>(undefined)
+  const [mito, setMito] = useState(DEFAULT_MITO)
   useEffect(() => {
     if (!statsDone || files.length === 0) return
     let current = true
-    session.passes.startCells(files, { minReads }).then(
+    session.passes.startCells(files, { minReads, mito }).then(
       (started) => {
         if (!current) {
           started.cancel()
@@ -67,11 +73,11 @@ export function useCellsRun(
     return () => {
       current = false
     }
-  }, [session, files, statsDone, minReads])
+  }, [session, files, statsDone, minReads, mito])
   const state = useSyncExternalStore(run?.subscribe ?? NO_RUN, run?.getState ?? NO_STATE)
   const add = useCallback((added: File[]) => {
     setFiles((had) => [...had.filter((f) => !added.some((a) => a.name === f.name)), ...added])
   }, [])
   const cancel = useCallback(() => run?.cancel(), [run])
-  return { files, add, state, startError, cancel }
+  return { files, add, state, startError, cancel, mito, setMito }
 }
