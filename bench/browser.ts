@@ -9,7 +9,7 @@ import { createServer } from 'node:http'
 import type { Server } from 'node:http'
 import { extname, join, normalize } from 'node:path'
 import { chromium } from '@playwright/test'
-import type { Browser, BrowserContext, Page } from '@playwright/test'
+import type { Browser, BrowserContext, CDPSession, Page } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/chromium'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -217,4 +217,29 @@ export function scrollFrames(page: Page, ms: number, step: number): Promise<numb
     }
     requestAnimationFrame(tick)
   })`)
+}
+
+/**
+ * A trace of the whole browser (every process) through a CDP session's Tracing domain, while
+ * `run` runs: `start` is Tracing.start's parameters less the transfer mode (a stream, read here).
+ */
+export async function traced<E>(cdp: CDPSession, start: object, run: () => Promise<void>): Promise<E[]> {
+  await cdp.send('Tracing.start', { ...start, transferMode: 'ReturnAsStream' })
+  await run()
+  const complete = new Promise<string>((resolve) => {
+    cdp.on('Tracing.tracingComplete', (e: { stream?: string }) => {
+      resolve(e.stream ?? '')
+    })
+  })
+  await cdp.send('Tracing.end')
+  const handle = await complete
+  let text = ''
+  for (;;) {
+    const piece = await cdp.send('IO.read', { handle, size: 1 << 24 })
+    text += piece.base64Encoded ? Buffer.from(piece.data, 'base64').toString('utf8') : piece.data
+    if (piece.eof) break
+  }
+  await cdp.send('IO.close', { handle })
+  const parsed = JSON.parse(text) as E[] | { traceEvents: E[] }
+  return Array.isArray(parsed) ? parsed : parsed.traceEvents
 }

@@ -9,8 +9,7 @@
  *
  *   npx tsx bench/memoryDump.ts FILE
  */
-import type { CDPSession } from '@playwright/test'
-import { launchProfile, serve } from './browser'
+import { launchProfile, serve, traced } from './browser'
 
 const PORT = Number(process.env.BENCH_PORT ?? 4335)
 const COLUMNS = [
@@ -35,32 +34,6 @@ interface TraceEvent {
 }
 
 const mib = (hex: string | undefined): number => (hex ? parseInt(hex, 16) / 2 ** 20 : 0)
-
-async function traced(cdp: CDPSession, run: () => Promise<void>): Promise<TraceEvent[]> {
-  await cdp.send('Tracing.start', {
-    traceConfig: {
-      includedCategories: ['disabled-by-default-memory-infra'],
-      memoryDumpConfig: { triggers: [{ mode: 'detailed', periodic_interval_ms: 400 }] },
-    },
-    transferMode: 'ReturnAsStream',
-  } as never)
-  await run()
-  const complete = new Promise<string>((resolve) => {
-    cdp.on('Tracing.tracingComplete', (e: { stream?: string }) => {
-      resolve(e.stream ?? '')
-    })
-  })
-  await cdp.send('Tracing.end')
-  const handle = await complete
-  let text = ''
-  for (;;) {
-    const piece = await cdp.send('IO.read', { handle, size: 1 << 24 })
-    text += piece.base64Encoded ? Buffer.from(piece.data, 'base64').toString('utf8') : piece.data
-    if (piece.eof) break
-  }
-  const parsed = JSON.parse(text) as TraceEvent[] | { traceEvents: TraceEvent[] }
-  return Array.isArray(parsed) ? parsed : parsed.traceEvents
-}
 
 /** Each process's dumps in time order, a dump's events (allocators may come apart from the totals) joined. */
 function dumpsByProcess(events: TraceEvent[]): Map<number, { ts: number; dump: Dump }[]> {
@@ -90,7 +63,13 @@ async function main(file: string): Promise<void> {
     await page.goto(`http://127.0.0.1:${String(PORT)}/`)
     await page.waitForSelector('[data-testid="file-input"]', { state: 'attached' })
     await new Promise((r) => setTimeout(r, 1500))
-    const events = await traced(await context.newCDPSession(page), async () => {
+    const config = {
+      traceConfig: {
+        includedCategories: ['disabled-by-default-memory-infra'],
+        memoryDumpConfig: { triggers: [{ mode: 'detailed', periodic_interval_ms: 400 }] },
+      },
+    }
+    const events = await traced<TraceEvent>(await context.newCDPSession(page), config, async () => {
       await page.setInputFiles('[data-testid="file-input"]', file)
       await page.locator('[data-testid="stats-panel"][data-state="done"]').waitFor({ timeout: 1_800_000 })
     })

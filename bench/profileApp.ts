@@ -7,8 +7,7 @@
  *   T2G=bench/data/tenx.t2g.tsv npx tsx bench/profileApp.ts FILE [top]   (the cells pass, once the statistics are done)
  */
 import { join } from 'node:path'
-import type { CDPSession } from '@playwright/test'
-import { launchProfile, serve } from './browser'
+import { launchProfile, serve, traced } from './browser'
 
 const ROOT = join(import.meta.dirname, '..')
 const PORT = Number(process.env.BENCH_PORT ?? 4331)
@@ -52,31 +51,6 @@ function selfTimes(events: TraceEvent[]): Map<string, Map<string, number>> {
   return times
 }
 
-/** The whole trace of a CDP session's Tracing domain (the browser's every process), as a stream. */
-async function traced(cdp: CDPSession, run: () => Promise<void>): Promise<TraceEvent[]> {
-  await cdp.send('Tracing.start', {
-    categories: 'disabled-by-default-v8.cpu_profiler,v8',
-    transferMode: 'ReturnAsStream',
-  })
-  await run()
-  const complete = new Promise<string>((resolve) => {
-    cdp.on('Tracing.tracingComplete', (e: { stream?: string }) => {
-      resolve(e.stream ?? '')
-    })
-  })
-  await cdp.send('Tracing.end')
-  const handle = await complete
-  let text = ''
-  for (;;) {
-    const piece = await cdp.send('IO.read', { handle, size: 1 << 24 })
-    text += piece.base64Encoded ? Buffer.from(piece.data, 'base64').toString('utf8') : piece.data
-    if (piece.eof) break
-  }
-  await cdp.send('IO.close', { handle })
-  const parsed = JSON.parse(text) as TraceEvent[] | { traceEvents: TraceEvent[] }
-  return Array.isArray(parsed) ? parsed : parsed.traceEvents
-}
-
 async function main(file: string, top: number): Promise<void> {
   const server = await serve(PORT)
   // A window with a profile of its own, as a user's (bench/appStats.ts): an incognito context
@@ -95,7 +69,8 @@ async function main(file: string, top: number): Promise<void> {
     // With T2G, the cells pass is traced: from giving the annotations control the t2g to the cells panel.
     const t2g = process.env.T2G
     if (t2g) await dropped()
-    const events = await traced(cdp, async () => {
+    const categories = 'disabled-by-default-v8.cpu_profiler,v8'
+    const events = await traced<TraceEvent>(cdp, { categories }, async () => {
       const t0 = Date.now()
       if (!t2g) await dropped()
       else {

@@ -7,15 +7,13 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { barcodesAtLeast, createStatsAccumulator } from '../../src/rad/stats'
-import { chooseCutoff, DEFAULT_MITO } from '../../src/rad/cells'
 import { CellsRun } from '../../src/session/passes/cellsRun'
 import { makeCellsApi, runCellsJob } from '../../src/workers/cellsJob'
-import type { CellsJob, CellsWorkerApi } from '../../src/workers/protocol'
+import type { CellsWorkerApi } from '../../src/workers/protocol'
 import { channelWorker, closeChannelWorkers } from '../helpers/channelWorker'
 import type { ChannelWorker } from '../helpers/channelWorker'
 import { SALMON_V3 } from '../helpers/fixtures'
-import { readRad } from '../helpers/read'
+import { kneeCellsJob } from '../helpers/cellsJobs'
 
 const dir = join(import.meta.dirname, '..', 'fixtures', 'annotations')
 const file = (name: string): File => new File([readFileSync(join(dir, name))], name)
@@ -26,19 +24,7 @@ afterEach(() => {
   closeChannelWorkers()
 })
 
-async function jobOf(files: File[]): Promise<{ job: CellsJob; r: Awaited<ReturnType<typeof readRad>> }> {
-  const r = await readRad(bytes)
-  const acc = createStatsAccumulator(r.prelude, r.sem)
-  for (const c of r.chunks) acc.addChunk(c)
-  const state = acc.exportState()
-  const [cutoff, name] = chooseCutoff(state, {})
-  const cut = { cells: barcodesAtLeast(state, cutoff!.minCount), cutoff: name, minReads: cutoff!.minCount }
-  const { prelude, scan } = r
-  return {
-    job: { prelude, index: scan.index, convention: scan.convention, container: 'none', cut, files, mito: DEFAULT_MITO },
-    r,
-  }
-}
+const jobOf = (files: File[]) => kneeCellsJob(SALMON_V3, files)
 
 /** Workers serving makeCellsApi, each call of `count` noted. */
 function workers(): { create: () => Worker; made: ChannelWorker[]; counts: number[] } {

@@ -54,6 +54,16 @@ async function pass(
   }
 }
 
+/** Two decode workers' statistics methods, called on this thread, begun for `pass` as its two owners. */
+async function twoWorkers(pass: number) {
+  const workers = [0, 1].map(() => {
+    const decoder = makeDecoder(new BlobSource(new Blob([file.slice()])), prelude)
+    return statsMethods(() => Promise.resolve(decoder))
+  })
+  await Promise.all(workers.map((w, index) => w.statsBegin(pass, { count: 2, index })))
+  return workers
+}
+
 describe('runStatsPass', () => {
   it('gives the JSON of one accumulator over the whole file, with 1 and 3 workers merged', async () => {
     const want = direct()
@@ -67,11 +77,7 @@ describe('runStatsPass', () => {
   })
 
   it('reports on the way from copies of the other workers figures, and they go on counting', async () => {
-    const workers = [0, 1].map(() => {
-      const decoder = makeDecoder(new BlobSource(new Blob([file.slice()])), prelude)
-      return statsMethods(() => Promise.resolve(decoder))
-    })
-    await Promise.all(workers.map((w, index) => w.statsBegin(7, { count: 2, index })))
+    const workers = await twoWorkers(7)
     const reqs = requests()
     const half = Math.ceil(reqs.length / 2)
     const feed = async (batches: ChunkRequest[][], first = 0) => {
@@ -98,11 +104,7 @@ describe('runStatsPass', () => {
   })
 
   it('gives a snapshot away whole: transferred, the worker’s own counts stay intact', async () => {
-    const workers = [0, 1].map(() => {
-      const decoder = makeDecoder(new BlobSource(new Blob([file.slice()])), prelude)
-      return statsMethods(() => Promise.resolve(decoder))
-    })
-    await Promise.all(workers.map((w, index) => w.statsBegin(9, { count: 2, index })))
+    const workers = await twoWorkers(9)
     const reqs = requests()
     const half = Math.ceil(reqs.length / 2)
     for (const [i, batch] of [reqs.slice(0, half), reqs.slice(half)].entries()) {

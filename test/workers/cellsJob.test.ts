@@ -9,9 +9,10 @@ import { cellsSectionFromJson } from '../../src/rad/cells/cellsSection'
 import type { KeptCells } from '../../src/rad/cells/cellsSection'
 import { decodeSidecar } from '../../src/rad/sidecar/sidecar'
 import { runCellsJob } from '../../src/workers/cellsJob'
-import type { CellsJob, CellsReply } from '../../src/workers/protocol'
+import type { CellsReply } from '../../src/workers/protocol'
 import { runCli, tempDir } from '../helpers/cli'
 import { SALMON_V3 } from '../helpers/fixtures'
+import { kneeCellsJob } from '../helpers/cellsJobs'
 import { readRad } from '../helpers/read'
 
 const dir = join(import.meta.dirname, '..', 'fixtures', 'annotations')
@@ -72,27 +73,7 @@ describe('runCellsJob with kept passes (docs/cells.md, "Kept cells")', () => {
   })
   const noWalk = (): Promise<never> => Promise.reject(new Error('the file was read'))
 
-  async function jobOf(files: File[]): Promise<{ job: CellsJob; r: Awaited<ReturnType<typeof readRad>> }> {
-    const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
-    const acc = createStatsAccumulator(r.prelude, r.sem)
-    for (const c of r.chunks) acc.addChunk(c)
-    const state = acc.exportState()
-    const [cutoff, name] = chooseCutoff(state, {})
-    const cut = { cells: barcodesAtLeast(state, cutoff!.minCount), cutoff: name, minReads: cutoff!.minCount }
-    const { prelude, scan } = r
-    return {
-      job: {
-        prelude,
-        index: scan.index,
-        convention: scan.convention,
-        container: 'none',
-        cut,
-        files,
-        mito: DEFAULT_MITO,
-      },
-      r,
-    }
-  }
+  const jobOf = (files: File[]) => kneeCellsJob(SALMON_V3, files)
   const keptOf = (reply: CellsReply): KeptCells => ({
     key: reply.key,
     json: reply.json,

@@ -7,13 +7,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { barcodesAtLeast, createStatsAccumulator } from '../../src/rad/stats'
-import { chooseCutoff, DEFAULT_MITO } from '../../src/rad/cells'
 import type { ChunkIndex } from '../../src/rad/chunkIndex'
 import { ALL_CHUNKS, countPart, partsReply, runCellsJob, shareChunks } from '../../src/workers/cellsJob'
 import type { CellsJob, CellsReply } from '../../src/workers/protocol'
 import { SALMON_V2, SALMON_V3, SALMON_V3_P3 } from '../helpers/fixtures'
-import { readRad } from '../helpers/read'
+import { kneeCellsJob } from '../helpers/cellsJobs'
+import type { readRad } from '../helpers/read'
 
 const dir = join(import.meta.dirname, '..', 'fixtures', 'annotations')
 const file = (name: string): File => new File([readFileSync(join(dir, name))], name)
@@ -30,17 +29,7 @@ function statusT2g(): File {
   return new File([`${lines.join('\n')}\n`], 't2g_3col.tsv')
 }
 
-async function jobOf(path: string, files: File[]): Promise<{ job: CellsJob; r: Awaited<ReturnType<typeof readRad>> }> {
-  const r = await readRad(new Uint8Array(readFileSync(path)))
-  const acc = createStatsAccumulator(r.prelude, r.sem)
-  for (const c of r.chunks) acc.addChunk(c)
-  const state = acc.exportState()
-  const [cutoff, name] = chooseCutoff(state, {})
-  const cut = { cells: barcodesAtLeast(state, cutoff!.minCount), cutoff: name, minReads: cutoff!.minCount }
-  const { prelude, scan } = r
-  const job = { prelude, index: scan.index, convention: scan.convention, container: 'none' as const, cut, files }
-  return { job: { ...job, mito: DEFAULT_MITO }, r }
-}
+const jobOf = kneeCellsJob
 
 /** The pass counted in `parts` shares, the others' counts cloned to the lead as a worker's reply would be. */
 async function inShares(job: CellsJob, r: Awaited<ReturnType<typeof readRad>>, parts: number): Promise<CellsReply> {
