@@ -223,7 +223,12 @@ export function scrollFrames(page: Page, ms: number, step: number): Promise<numb
  * A trace of the whole browser (every process) through a CDP session's Tracing domain, while
  * `run` runs: `start` is Tracing.start's parameters less the transfer mode (a stream, read here).
  */
-export async function traced<E>(cdp: CDPSession, start: object, run: () => Promise<void>): Promise<E[]> {
+export async function traced<E>(
+  cdp: CDPSession,
+  start: object,
+  run: () => Promise<void>,
+  keep?: (line: string) => boolean,
+): Promise<E[]> {
   await cdp.send('Tracing.start', { ...start, transferMode: 'ReturnAsStream' })
   await run()
   const complete = new Promise<string>((resolve) => {
@@ -233,13 +238,28 @@ export async function traced<E>(cdp: CDPSession, start: object, run: () => Promi
   })
   await cdp.send('Tracing.end')
   const handle = await complete
+  // Chromium writes one event a line: with `keep`, only the lines kept are parsed (a long trace
+  // is more than one string can hold), else the whole text.
+  const kept: E[] = []
   let text = ''
   for (;;) {
     const piece = await cdp.send('IO.read', { handle, size: 1 << 24 })
     text += piece.base64Encoded ? Buffer.from(piece.data, 'base64').toString('utf8') : piece.data
+    if (keep) {
+      const lines = text.split('\n')
+      text = piece.eof ? '' : (lines.pop() ?? '')
+      for (const line of lines.filter(keep)) {
+        try {
+          kept.push(JSON.parse(line.replace(/,\s*$/, '')) as E)
+        } catch {
+          // the array's first or last line, not an event
+        }
+      }
+    }
     if (piece.eof) break
   }
   await cdp.send('IO.close', { handle })
+  if (keep) return kept
   const parsed = JSON.parse(text) as E[] | { traceEvents: E[] }
   return Array.isArray(parsed) ? parsed : parsed.traceEvents
 }

@@ -1,6 +1,6 @@
 /**
  * Where the renderer's memory goes from the drop to the statistics done (issue 35): Chromium's
- * memory-infra dumps every 400 ms, traced through CDP in a window with a profile of its own (as
+ * memory-infra dumps every 400 ms (BENCH_DUMP_MS), traced through CDP in a window with a profile of its own (as
  * bench/appStats.ts), printed per dump for the renderer by allocator: ArrayBuffers
  * (partition_alloc's array_buffer), Blink's buffer partition (where a structured clone's bytes
  * go), malloc, V8's heaps (the page's and the workers'), Blink's GC heap. What these leave out
@@ -12,6 +12,8 @@
 import { launchProfile, serve, traced } from './browser'
 
 const PORT = Number(process.env.BENCH_PORT ?? 4335)
+/** A dump this often (BENCH_DUMP_MS): a long pass wants fewer, the trace is read as one string. */
+const DUMP_EVERY_MS = Number(process.env.BENCH_DUMP_MS ?? 400)
 const COLUMNS = [
   'partition_alloc/partitions/array_buffer',
   'partition_alloc/partitions/buffer',
@@ -65,14 +67,21 @@ async function main(file: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 1500))
     const config = {
       traceConfig: {
+        // The default buffer fills in ~25 s of a pass and the trace stops there.
+        recordMode: 'recordAsMuchAsPossible',
         includedCategories: ['disabled-by-default-memory-infra'],
-        memoryDumpConfig: { triggers: [{ mode: 'detailed', periodic_interval_ms: 400 }] },
+        memoryDumpConfig: {
+          triggers: [{ mode: process.env.BENCH_DUMP_MODE ?? 'detailed', periodic_interval_ms: DUMP_EVERY_MS }],
+        },
       },
     }
-    const events = await traced<TraceEvent>(await context.newCDPSession(page), config, async () => {
+    const dropped = async (): Promise<void> => {
       await page.setInputFiles('[data-testid="file-input"]', file)
       await page.locator('[data-testid="stats-panel"][data-state="done"]').waitFor({ timeout: 1_800_000 })
-    })
+    }
+    // Only the dumps' lines are parsed: the category traces more than one string can hold on a long pass.
+    const dumpsOnly = (line: string): boolean => line.includes('"ph":"v"')
+    const events = await traced<TraceEvent>(await context.newCDPSession(page), config, dropped, dumpsOnly)
     for (const [pid, dumps] of dumpsByProcess(events)) {
       const footprint = dumps.map((d) => mib(d.dump.process_totals?.private_footprint_bytes))
       if (Math.max(...footprint) < 200) continue
