@@ -16,12 +16,13 @@ import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from '@playwright/test'
 import {
+  appReady,
   chromiumCpuSince,
   chromiumTicks,
   harness,
-  ownChromium,
   launch,
   launchProfile,
+  ownChromium,
   rendererRss,
   serve,
   withPeakMemory,
@@ -161,8 +162,7 @@ async function dropToDone(file: string): Promise<{ ms: number; above: number; cp
     await page.addInitScript((k) => {
       for (const [name, value] of Object.entries(k)) if (value !== undefined) Object.assign(window, { [name]: value })
     }, knobs)
-    await page.goto(`${BASE}/`)
-    await page.waitForSelector('[data-testid="file-input"]', { state: 'attached' })
+    await appReady(page, BASE)
     await new Promise((r) => setTimeout(r, 1500))
     const idle = rendererRss()
     await page.evaluate(WATCH_DONE)

@@ -150,6 +150,18 @@ export function chromiumCpuSince(before: Map<string, { ticks: number }>): {
   return { total, byKind }
 }
 
+/** Loads the app at `base` and waits until it takes a file. */
+export async function appReady(page: Page, base: string): Promise<void> {
+  await page.goto(`${base}/`)
+  await page.waitForSelector('[data-testid="file-input"]', { state: 'attached' })
+}
+
+/** Gives the app `file` (as a drop does) and waits for the statistics panel to be done. */
+export async function dropAndCount(page: Page, file: string): Promise<void> {
+  await page.setInputFiles('[data-testid="file-input"]', file)
+  await page.locator('[data-testid="stats-panel"][data-state="done"]').waitFor({ timeout: 1_800_000 })
+}
+
 /** Samples rendererRss every 50 ms while `work` runs; returns [result, peak bytes]. */
 export async function withPeakMemory<T>(work: () => Promise<T>): Promise<[T, number]> {
   let peak = rendererRss()

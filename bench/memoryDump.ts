@@ -9,7 +9,7 @@
  *
  *   npx tsx bench/memoryDump.ts FILE
  */
-import { launchProfile, serve, traced } from './browser'
+import { appReady, dropAndCount, launchProfile, serve, traced } from './browser'
 
 const PORT = Number(process.env.BENCH_PORT ?? 4335)
 /** A dump this often (BENCH_DUMP_MS): a long pass wants fewer, the trace is read as one string. */
@@ -62,8 +62,7 @@ async function main(file: string): Promise<void> {
   const context = await launchProfile()
   try {
     const page = await context.newPage()
-    await page.goto(`http://127.0.0.1:${String(PORT)}/`)
-    await page.waitForSelector('[data-testid="file-input"]', { state: 'attached' })
+    await appReady(page, `http://127.0.0.1:${String(PORT)}`)
     await new Promise((r) => setTimeout(r, 1500))
     const config = {
       traceConfig: {
@@ -75,10 +74,7 @@ async function main(file: string): Promise<void> {
         },
       },
     }
-    const dropped = async (): Promise<void> => {
-      await page.setInputFiles('[data-testid="file-input"]', file)
-      await page.locator('[data-testid="stats-panel"][data-state="done"]').waitFor({ timeout: 1_800_000 })
-    }
+    const dropped = (): Promise<void> => dropAndCount(page, file)
     // Only the dumps' lines are parsed: the category traces more than one string can hold on a long pass.
     const dumpsOnly = (line: string): boolean => line.includes('"ph":"v"')
     const events = await traced<TraceEvent>(await context.newCDPSession(page), config, dropped, dumpsOnly)

@@ -7,7 +7,7 @@
  *   T2G=bench/data/tenx.t2g.tsv npx tsx bench/profileApp.ts FILE [top]   (the cells pass, once the statistics are done)
  */
 import { join } from 'node:path'
-import { launchProfile, serve, traced } from './browser'
+import { appReady, dropAndCount, launchProfile, serve, traced } from './browser'
 
 const ROOT = join(import.meta.dirname, '..')
 const PORT = Number(process.env.BENCH_PORT ?? 4331)
@@ -58,14 +58,10 @@ async function main(file: string, top: number): Promise<void> {
   const context = await launchProfile()
   try {
     const page = await context.newPage()
-    await page.goto(`http://127.0.0.1:${String(PORT)}/`)
-    await page.waitForSelector('[data-testid="file-input"]', { state: 'attached' })
+    await appReady(page, `http://127.0.0.1:${String(PORT)}`)
     const cdp = await context.newCDPSession(page)
     let seconds = 0
-    const dropped = async (): Promise<void> => {
-      await page.setInputFiles('[data-testid="file-input"]', file)
-      await page.locator('[data-testid="stats-panel"][data-state="done"]').waitFor({ timeout: 1_800_000 })
-    }
+    const dropped = (): Promise<void> => dropAndCount(page, file)
     // With T2G, the cells pass is traced: from giving the annotations control the t2g to the cells panel.
     const t2g = process.env.T2G
     if (t2g) await dropped()
