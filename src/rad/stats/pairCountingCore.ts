@@ -59,6 +59,16 @@ export interface CoreLists {
   pairs: number
 }
 
+/** Lists to lay out at `at` in the core's memory, room for `cap` barcodes and `pairCap` pairs, empty yet. */
+export function listsAt(at: number, cap: number, pairCap: number): CoreLists {
+  return { at, cap, pairCap, barcodes: 0, pairs: 0 }
+}
+
+/** The bytes lists of `cap` barcodes and `pairCap` pairs take in a room, rounded up to 8 (their reads are f64). */
+export function roomBytes(cap: number, pairCap: number): number {
+  return 8 * Math.ceil(listBytes(cap, pairCap) / 8)
+}
+
 let compiled: object | undefined
 
 /** The module, compiled once (synchronously: the counters run in workers and Node). */
@@ -183,10 +193,13 @@ export class PairCountingCore {
     }
   }
 
-  /** Room for lists of `barcodes` and `pairs` in the core's memory (to free with freeLists). */
-  allocLists(barcodes: number, pairs: number): CoreLists {
-    const at = this.core.allocLists(listBytes(barcodes, pairs))
-    return { at, cap: barcodes, pairCap: pairs, barcodes: 0, pairs: 0 }
+  /** A room of `bytes` in the core's memory, for lists laid out with listsAt (freed with freeRoom). */
+  allocRoom(bytes: number): number {
+    return this.core.allocLists(bytes)
+  }
+
+  freeRoom(at: number): void {
+    this.core.freeLists(at)
   }
 
   /** The bytes of `l`'s room, for a spilled segment of exactly its size read into it: valid until the next call into the core. */
@@ -205,31 +218,27 @@ export class PairCountingCore {
     }
   }
 
-  /** `lists` (of barcodes and pairs as given) copied into the core's memory; `lists` is asked for after the room is made. */
-  copyIn(barcodes: number, pairs: number, lists: () => BucketLists): CoreLists {
-    const l = this.allocLists(barcodes, pairs)
-    l.barcodes = barcodes
-    l.pairs = pairs
-    const src = lists()
+  /** `src` copied into `l` (its room at least as large), which then holds them. */
+  copyInto(l: CoreLists, src: BucketLists): void {
+    l.barcodes = src.barcodes.length
+    l.pairs = src.umis.length
     const dst = this.listsOf(l)
     dst.reads.set(src.reads)
     dst.barcodes.set(src.barcodes)
     dst.umiCounts.set(src.umiCounts)
     dst.umis.set(src.umis)
-    return l
   }
 
-  /** `a` and `b` merged into new room (mergeLists of partitionLists.ts, in the core: assembly/listMerge.ts). */
-  mergeLists(a: CoreLists, b: CoreLists): CoreLists {
-    const out = this.allocLists(a.barcodes + b.barcodes, a.pairs + b.pairs)
+  /** `a` and `b` merged into `out` (room for both: assembly/listMerge.ts, partitionLists.ts's mergeLists in the core). */
+  mergeInto(a: CoreLists, b: CoreLists, out: CoreLists): void {
     const c = this.core
     out.barcodes = c.mergeLists(a.at, a.cap, a.barcodes, a.pairs, b.at, b.cap, b.barcodes, b.pairs, out.at, out.cap)
     out.pairs = c.mergedPairs()
-    return out
   }
 
-  freeLists(l: CoreLists): void {
-    this.core.freeLists(l.at)
+  /** The core's memory, in bytes (it only grows). */
+  get memoryBytes(): number {
+    return this.core.memory.buffer.byteLength
   }
 
   /** Distinct barcodes in the merged lists. */

@@ -208,6 +208,7 @@ export class PairPartitions {
       })
       this.core.dropBucket(b)
     }
+    runs.releaseRooms()
     // Rows kept (all of them): the digest is the one merged in, if any; else every bucket is in it.
     if (rows >= 0 && this.state.digest) s.digest = mergeDigests(this.state.digest)
     if (rows < 0 && digest) s.digest = digest.digest()

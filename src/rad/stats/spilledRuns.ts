@@ -10,6 +10,7 @@
  * and page workers (the Origin Private File System's sync access handles).
  */
 import { BUCKETS, listBytes, mergeFigures } from './partitionLists'
+import { listsAt, roomBytes } from './pairCountingCore'
 import type { CoreLists, PairCountingCore } from './pairCountingCore'
 import type { BucketLists } from './partitionLists'
 import { oddWords } from './partitionFigures'
@@ -40,6 +41,8 @@ export class SpilledRuns {
   private readonly keepUpTo: number
   /** Spills so far. */
   spills = 0
+  /** The end's merges' two rooms (one block: the front, then the back), in `core`'s memory. */
+  private room: { core: PairCountingCore; at: number; bytes: number } | undefined
 
   constructor(store: SpillStore, keepFigures = false, keepUpTo = Infinity) {
     this.store = store
@@ -95,36 +98,84 @@ export class SpilledRuns {
 
   /**
    * Bucket b's spilled lists and `more` (lists still in memory: their sizes, and the lists asked
-   * for once the core has made their room) as one, merged two by two, the smallest first (each
-   * pair merged is about the same size: no run is copied once a run), in the counting core's
-   * memory (assembly/listMerge.ts: no garbage, and a third of a spilled run's CPU in JavaScript).
-   * Handed to `use` as views of the core's memory, valid only until `use` returns.
+   * for once the room is made) as one, handed to `use` as views of the counting core's memory,
+   * valid only until `use` returns. They are merged in the core (assembly/listMerge.ts: no
+   * garbage, a third of a spilled run's CPU in JavaScript) in rounds between two rooms of the
+   * bucket's size: the lists laid out in one, each round merges them two by two into the other.
+   * So the end's memory is twice the largest bucket, however many segments it has (a 20 GB run
+   * has ~80 a bucket), and it is taken once, not a merge at a time (bench/results.md, ADR 0015).
    */
   merged(b: number, core: PairCountingCore, more: readonly ListsToCopy[], use: (lists: BucketLists) => void): void {
-    const queue: CoreLists[] = this.segments[b]!.map((s) => {
-      const lists = core.allocLists(s.barcodes, s.pairs)
-      this.store.read(s.offset, listBytes(s.barcodes, s.pairs), core.listBytesOf(lists))
-      lists.barcodes = s.barcodes
-      lists.pairs = s.pairs
-      return lists
-    })
-    for (const m of more) if (m.barcodes > 0) queue.push(core.copyIn(m.barcodes, m.pairs, m.lists))
+    const segments = this.segments[b]!
+    const extra = more.filter((m) => m.barcodes > 0)
+    const bytes = [...segments, ...extra].reduce((sum, l) => sum + roomBytes(l.barcodes, l.pairs), 0)
+    if (bytes === 0) return
+    let [front, back] = this.rooms(core, bytes)
+    let lists: CoreLists[] = []
+    let at = front
+    for (const s of segments) {
+      const l = listsAt(at, s.barcodes, s.pairs)
+      this.store.read(s.offset, listBytes(s.barcodes, s.pairs), core.listBytesOf(l))
+      l.barcodes = s.barcodes
+      l.pairs = s.pairs
+      lists.push(l)
+      at += roomBytes(s.barcodes, s.pairs)
+    }
+    for (const m of extra) {
+      const l = listsAt(at, m.barcodes, m.pairs)
+      core.copyInto(l, m.lists())
+      lists.push(l)
+      at += roomBytes(m.barcodes, m.pairs)
+    }
     this.segments[b] = []
     this.keptBarcodes -= this.figures?.[b]?.barcodes.length ?? 0
     if (this.figures) this.figures[b] = undefined
     this.oddSums[b] = 0
-    while (queue.length > 1) {
-      queue.sort((x, y) => x.pairs - y.pairs)
-      const [x, y] = queue.splice(0, 2) as [CoreLists, CoreLists]
-      queue.push(core.mergeLists(x, y))
-      core.freeLists(x)
-      core.freeLists(y)
+    while (lists.length > 1) {
+      lists = mergeRound(core, lists, back)
+      ;[front, back] = [back, front]
     }
-    const last = queue[0]
-    if (!last) return
-    use(core.listsOf(last))
-    core.freeLists(last)
+    use(core.listsOf(lists[0]!))
   }
+
+  /**
+   * Two rooms of `bytes` each in the core's memory, kept from one bucket to the next (grown by a
+   * quarter more when short: freed and made again now and then, not a bucket at a time).
+   */
+  private rooms(core: PairCountingCore, bytes: number): [number, number] {
+    if (this.room && (this.room.core !== core || this.room.bytes < bytes)) this.releaseRooms()
+    if (!this.room) {
+      const half = 8 * Math.ceil((1.25 * bytes) / 8)
+      this.room = { core, at: core.allocRoom(2 * half), bytes: half }
+    }
+    return [this.room.at, this.room.at + this.room.bytes]
+  }
+
+  /** Frees the merges' rooms (after the last bucket merged). */
+  releaseRooms(): void {
+    if (this.room) this.room.core.freeRoom(this.room.at)
+    this.room = undefined
+  }
+}
+
+/**
+ * One round: `lists` merged two by two into the room at `to`, laid out one after the other (each
+ * output's room is its inputs' counts: no larger than their rooms, so the round fits in a room
+ * of the same size); an odd one out is copied across as it is.
+ */
+function mergeRound(core: PairCountingCore, lists: readonly CoreLists[], to: number): CoreLists[] {
+  const out: CoreLists[] = []
+  let at = to
+  for (let i = 0; i < lists.length; i += 2) {
+    const x = lists[i]!
+    const y = lists[i + 1]
+    const l = y ? listsAt(at, x.barcodes + y.barcodes, x.pairs + y.pairs) : listsAt(at, x.barcodes, x.pairs)
+    if (y) core.mergeInto(x, y, l)
+    else core.copyInto(l, core.listsOf(x))
+    out.push(l)
+    at += roomBytes(l.cap, l.pairCap)
+  }
+  return out
 }
 
 /** Lists to merge that are not in the core's room yet: their sizes, and the lists, asked for once the room is made. */
