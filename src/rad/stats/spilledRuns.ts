@@ -111,21 +111,29 @@ export class SpilledRuns {
     const bytes = [...segments, ...extra].reduce((sum, l) => sum + roomBytes(l.barcodes, l.pairs), 0)
     if (bytes === 0) return
     let [front, back] = this.rooms(core, bytes)
+    // Laid out smallest first, so each round merges lists of like sizes (a short one is not
+    // copied round after round beside a long one).
+    const inputs = [
+      ...segments.map((s) => ({
+        ...s,
+        fill: (l: CoreLists) => {
+          this.readSegment(s, core, l)
+        },
+      })),
+      ...extra.map((m) => ({
+        ...m,
+        fill: (l: CoreLists) => {
+          core.copyInto(l, m.lists())
+        },
+      })),
+    ].sort((x, y) => x.pairs - y.pairs)
     let lists: CoreLists[] = []
     let at = front
-    for (const s of segments) {
-      const l = listsAt(at, s.barcodes, s.pairs)
-      this.store.read(s.offset, listBytes(s.barcodes, s.pairs), core.listBytesOf(l))
-      l.barcodes = s.barcodes
-      l.pairs = s.pairs
+    for (const input of inputs) {
+      const l = listsAt(at, input.barcodes, input.pairs)
+      input.fill(l)
       lists.push(l)
-      at += roomBytes(s.barcodes, s.pairs)
-    }
-    for (const m of extra) {
-      const l = listsAt(at, m.barcodes, m.pairs)
-      core.copyInto(l, m.lists())
-      lists.push(l)
-      at += roomBytes(m.barcodes, m.pairs)
+      at += roomBytes(input.barcodes, input.pairs)
     }
     this.segments[b] = []
     this.keptBarcodes -= this.figures?.[b]?.barcodes.length ?? 0
@@ -136,6 +144,13 @@ export class SpilledRuns {
       ;[front, back] = [back, front]
     }
     use(core.listsOf(lists[0]!))
+  }
+
+  /** Segment `s` read back into `l` (its room exactly the segment's size). */
+  private readSegment(s: Segment, core: PairCountingCore, l: CoreLists): void {
+    this.store.read(s.offset, listBytes(s.barcodes, s.pairs), core.listBytesOf(l))
+    l.barcodes = s.barcodes
+    l.pairs = s.pairs
   }
 
   /**
@@ -159,21 +174,25 @@ export class SpilledRuns {
 }
 
 /**
- * One round: `lists` merged two by two into the room at `to`, laid out one after the other (each
- * output's room is its inputs' counts: no larger than their rooms, so the round fits in a room
- * of the same size); an odd one out is copied across as it is.
+ * One round: `lists` (smallest first) merged two by two into the room at `to`, laid out one after
+ * the other (each output's room is its inputs' counts: no larger than their rooms, so the round
+ * fits in a room of the same size); with an odd number the smallest is copied across as it is.
  */
 function mergeRound(core: PairCountingCore, lists: readonly CoreLists[], to: number): CoreLists[] {
   const out: CoreLists[] = []
   let at = to
-  for (let i = 0; i < lists.length; i += 2) {
-    const x = lists[i]!
-    const y = lists[i + 1]
-    const l = y ? listsAt(at, x.barcodes + y.barcodes, x.pairs + y.pairs) : listsAt(at, x.barcodes, x.pairs)
-    if (y) core.mergeInto(x, y, l)
-    else core.copyInto(l, core.listsOf(x))
+  const place = (cap: number, pairCap: number): CoreLists => {
+    const l = listsAt(at, cap, pairCap)
+    at += roomBytes(cap, pairCap)
     out.push(l)
-    at += roomBytes(l.cap, l.pairCap)
+    return l
+  }
+  const first = lists.length % 2
+  if (first) core.copyInto(place(lists[0]!.barcodes, lists[0]!.pairs), core.listsOf(lists[0]!))
+  for (let i = first; i < lists.length; i += 2) {
+    const x = lists[i]!
+    const y = lists[i + 1]!
+    core.mergeInto(x, y, place(x.barcodes + y.barcodes, x.pairs + y.pairs))
   }
   return out
 }
