@@ -30,6 +30,7 @@ interface CoreExports {
   bucketOddPairs(b: number): number
   barcodesHeld(): number
   dropBucket(b: number): void
+  releaseRooms(): void
   allocLists(bytes: number): number
   freeLists(at: number): void
   mergeLists(
@@ -249,6 +250,14 @@ export class PairCountingCore {
   /** Empties bucket b's lists (its keys must have been flushed), their memory kept for reuse. */
   dropBucket(b: number): void {
     this.core.dropBucket(b)
+  }
+
+  /**
+   * Frees the keys' rooms, the emptied outboxes and the input (assembly/pairCounting.ts): once the
+   * lists are written out, the core's memory is free in one piece for the end's merges.
+   */
+  releaseRooms(): void {
+    this.core.releaseRooms()
   }
 
   /** Whether bucket b holds anything: pairs merged or keys waiting. */

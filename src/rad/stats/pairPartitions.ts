@@ -163,6 +163,11 @@ export class PairPartitions {
    */
   private exportSpilled(runs: SpilledRuns, what: StateExport, maxRows = Infinity): PartitionState {
     this.core.flush()
+    // What the core still holds is written out too, and its rooms freed: its memory is then free
+    // in one piece for the merges' rooms (spilledRuns.ts), which would else grow it (by as much
+    // again: the allocator doubles) on a run with large buckets (20 GB, bench/results.md).
+    this.spillLists(runs)
+    this.core.releaseRooms()
     const s = emptyPartitions()
     // Each bucket folded as soon as it is merged (`digest`, or rows past maxRows), so one bucket's
     // lists are held at once; rows kept besides while they may still be wanted.

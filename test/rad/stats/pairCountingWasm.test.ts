@@ -30,4 +30,32 @@ describe('the pair counting core', () => {
       expect(barcodeOf(bucket, low)).toBe(barcode)
     }
   })
+  it('frees its rooms in one piece once the lists are dropped: the end`s merges fit without growing it', () => {
+    const n = 200_000
+    const rows = new Uint32Array(4 * n)
+    let seed = 13
+    const next = (): number => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0
+      return seed / 2 ** 32
+    }
+    for (let r = 0; r < n; r++) {
+      rows[4 * r] = Math.floor(next() * 2000)
+      rows[4 * r + 2] = Math.floor(next() * 0x7fffffff)
+    }
+    const counted = (release: boolean): { before: number; after: number } => {
+      const core = new PairCountingCore(1, 0, 1024)
+      for (let from = 0; from < n; from += 50_000) core.addRows(rows, 4, from, from + 50_000)
+      core.flush()
+      for (let b = 0; b < BUCKETS; b++) core.dropBucket(b)
+      if (release) core.releaseRooms()
+      const before = core.memoryBytes
+      core.allocRoom(Math.floor(0.8 * before))
+      return { before, after: core.memoryBytes }
+    }
+    const released = counted(true)
+    expect(released.after).toBe(released.before)
+    // Without it, the keys' rooms, the input and the sort's scratch split the free memory.
+    const kept = counted(false)
+    expect(kept.after).toBeGreaterThan(kept.before)
+  })
 })

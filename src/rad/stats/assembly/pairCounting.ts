@@ -15,7 +15,7 @@
 
 import { mergeKeys } from './bucketLists'
 export { allocLists, freeLists, mergeLists, mergedPairs } from './listMerge'
-import { sortKeys } from './radixSort'
+import { releaseSortScratch, sortKeys } from './radixSort'
 import { BUCKETS, get, put, table } from './tables'
 
 export {
@@ -159,6 +159,33 @@ export function outboxPointer(owner: i32): usize {
 
 export function clearOutboxes(): void {
   memory.fill(outboxSize, 0, BUCKETS << 2)
+}
+
+/**
+ * Frees the keys' rooms, the emptied outboxes, the input and the sort's scratch (the end of a pass that spilled: every
+ * key merged, the lists written out and dropped), so that what the heap holds is free again in
+ * one piece for the end's merges (spilledRuns.ts) instead of the memory growing for them. Counting
+ * may go on after: each room is made again when needed.
+ */
+export function releaseRooms(): void {
+  for (let b = 0; b < BUCKETS; b++) {
+    const at = <usize>get(pendingAt, b)
+    if (at == 0 || get(pendingSize, b) != 0) continue
+    heap.free(at)
+    put(pendingAt, b, 0)
+    put(pendingRoom, b, 0)
+  }
+  for (let o = 0; o < BUCKETS; o++) {
+    const at = <usize>get(outboxAt, o)
+    if (at == 0 || get(outboxSize, o) != 0) continue
+    heap.free(at)
+    put(outboxAt, o, 0)
+    put(outboxRoom, o, 0)
+  }
+  if (input) heap.free(input)
+  input = 0
+  inputBytes = 0
+  releaseSortScratch()
 }
 
 /** Merges each bucket's waiting keys into its lists. */

@@ -17,6 +17,13 @@ function bump(at: usize): void {
   store<u32>(at, load<u32>(at) + 1)
 }
 
+/** Frees the scratch array (pairCounting.ts, releaseRooms); the next sort makes it again. */
+export function releaseSortScratch(): void {
+  if (sortScratch) heap.free(sortScratch)
+  sortScratch = 0
+  sortScratchKeys = 0
+}
+
 /** n keys sorted: at `keys` or in the scratch array (valid until the next call). */
 export function sortKeys(keys: usize, n: u32): usize {
   if (n > sortScratchKeys) {
