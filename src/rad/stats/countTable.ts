@@ -221,8 +221,17 @@ export class CountTable {
     return true
   }
 
+  /** Room for `entries` (up to the cap) at once: a merge into an empty table grows it once, not by a chain of doublings. */
+  reserve(entries: number): void {
+    if (entries > this.counts.length && this.counts.length < this.maxEntries) this.growTo(entries)
+  }
+
   private grow(): void {
-    const cap = Math.min(this.counts.length * 2, this.maxEntries)
+    this.growTo(this.counts.length * 2)
+  }
+
+  private growTo(entries: number): void {
+    const cap = Math.min(entries, this.maxEntries)
     const keys = new Uint32Array(cap * this.keyWords)
     keys.set(this.keys)
     const counts = new Float64Array(cap)

@@ -75,3 +75,28 @@ describe('CountTable.addRows', () => {
     expect(sampled.size).toBe(2) // only rows 1 and 3 (top bit 0): keys 2 and 1
   })
 })
+
+describe('a table given room up front (reserve: a merge into an empty table)', () => {
+  it('holds the same entries in the same order, and does not grow while the room lasts', () => {
+    const keys = words(2 * 50_000, 7)
+    const plain = new CountTable(2, 1_000_000)
+    const reserved = new CountTable(2, 1_000_000)
+    reserved.reserve(50_000)
+    const room = reserved.bytes
+    for (let i = 0; i < 50_000; i++) {
+      plain.add(keys, 2 * i, i % 5)
+      reserved.add(keys, 2 * i, i % 5)
+    }
+    expect(reserved.bytes).toBe(room)
+    expect(reserved.exportState()).toEqual(plain.exportState())
+    expect(reserved.find(keys, 2 * 49_999)).toBe(49_999)
+  })
+
+  it('never past its cap', () => {
+    const t = new CountTable(1, 100)
+    t.reserve(1_000_000)
+    const keys = words(200, 3)
+    for (let i = 0; i < 200; i++) t.add(keys, i, 1)
+    expect(t.size).toBe(100)
+  })
+})
