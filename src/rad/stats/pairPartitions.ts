@@ -202,16 +202,10 @@ export class PairPartitions {
         keep(b, bucketOf(this.state, b), this.state.oddCounts[b]!)
         continue
       }
-      const mine = this.core.bucketViews(b)
-      const mergedIn = bucketOf(this.state, b)
-      const more = [
-        { barcodes: mine.barcodes.length, pairs: mine.umis.length, lists: () => this.core.bucketViews(b) },
-        { barcodes: mergedIn.barcodes.length, pairs: mergedIn.umis.length, lists: () => mergedIn },
-      ]
-      runs.merged(b, this.core, more, (lists) => {
+      // The core's own lists are on disk now (spillLists above): what else there is, is merged in.
+      runs.merged(b, this.core, [bucketOf(this.state, b)], (lists) => {
         keep(b, lists, oddWords(lists.umis))
       })
-      this.core.dropBucket(b)
     }
     runs.releaseRooms()
     // Rows kept (all of them): the digest is the one merged in, if any; else every bucket is in it.

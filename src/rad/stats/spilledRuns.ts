@@ -97,20 +97,18 @@ export class SpilledRuns {
   }
 
   /**
-   * Bucket b's spilled lists and `more` (lists still in memory: their sizes, and the lists asked
-   * for once the room is made) as one, handed to `use` as views of the counting core's memory,
+   * Bucket b's spilled lists and `more` (lists in JavaScript's memory, merged in from elsewhere)
+   * as one, handed to `use` as views of the counting core's memory,
    * valid only until `use` returns. They are merged in the core (assembly/listMerge.ts: no
    * garbage, a third of a spilled run's CPU in JavaScript) in rounds between two rooms of the
    * bucket's size: the lists laid out in one, each round merges them two by two into the other.
    * So the end's memory is twice the largest bucket, however many segments it has (a 20 GB run
    * has ~80 a bucket), and it is taken once, not a merge at a time (bench/results.md, ADR 0015).
    */
-  merged(b: number, core: PairCountingCore, more: readonly ListsToCopy[], use: (lists: BucketLists) => void): void {
+  merged(b: number, core: PairCountingCore, more: readonly BucketLists[], use: (lists: BucketLists) => void): void {
     const segments = this.segments[b]!
-    const extra = more.filter((m) => m.barcodes > 0)
-    const bytes = [...segments, ...extra].reduce((sum, l) => sum + roomBytes(l.barcodes, l.pairs), 0)
-    if (bytes === 0) return
-    let [front, back] = this.rooms(core, bytes)
+    const extra = more.filter((m) => m.barcodes.length > 0)
+    if (segments.length + extra.length === 0) return
     // Laid out smallest first, so each round merges lists of like sizes (a short one is not
     // copied round after round beside a long one).
     const inputs = [
@@ -121,12 +119,17 @@ export class SpilledRuns {
         },
       })),
       ...extra.map((m) => ({
-        ...m,
+        barcodes: m.barcodes.length,
+        pairs: m.umis.length,
         fill: (l: CoreLists) => {
-          core.copyInto(l, m.lists())
+          core.copyInto(l, m)
         },
       })),
     ].sort((x, y) => x.pairs - y.pairs)
+    let [front, back] = this.rooms(
+      core,
+      inputs.reduce((sum, l) => sum + roomBytes(l.barcodes, l.pairs), 0),
+    )
     let lists: CoreLists[] = []
     let at = front
     for (const input of inputs) {
@@ -195,11 +198,4 @@ function mergeRound(core: PairCountingCore, lists: readonly CoreLists[], to: num
     core.mergeInto(x, y, place(x.barcodes + y.barcodes, x.pairs + y.pairs))
   }
   return out
-}
-
-/** Lists to merge that are not in the core's room yet: their sizes, and the lists, asked for once the room is made. */
-export interface ListsToCopy {
-  barcodes: number
-  pairs: number
-  lists: () => BucketLists
 }

@@ -50,10 +50,9 @@ describe('a spilled bucket merged at the end', () => {
       const written = Array.from({ length: segments }, () => someLists(next, 2000))
       for (const l of written) runs.write(7, l)
       const inMemory = someLists(next, 2000)
-      const more = [{ barcodes: inMemory.barcodes.length, pairs: inMemory.umis.length, lists: () => inMemory }]
       const expected = [...written, inMemory].reduce((a, b) => mergeLists(a, b))
       let got: BucketLists | undefined
-      runs.merged(7, core, more, (l) => (got = copied(l)))
+      runs.merged(7, core, [inMemory], (l) => (got = copied(l)))
       expect(got).toEqual(expected)
       expect(runs.has(7)).toBe(false)
     }

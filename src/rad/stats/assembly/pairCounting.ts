@@ -168,24 +168,23 @@ export function clearOutboxes(): void {
  * may go on after: each room is made again when needed.
  */
 export function releaseRooms(): void {
-  for (let b = 0; b < BUCKETS; b++) {
-    const at = <usize>get(pendingAt, b)
-    if (at == 0 || get(pendingSize, b) != 0) continue
-    heap.free(at)
-    put(pendingAt, b, 0)
-    put(pendingRoom, b, 0)
-  }
-  for (let o = 0; o < BUCKETS; o++) {
-    const at = <usize>get(outboxAt, o)
-    if (at == 0 || get(outboxSize, o) != 0) continue
-    heap.free(at)
-    put(outboxAt, o, 0)
-    put(outboxRoom, o, 0)
-  }
+  freeEmptyRooms(pendingAt, pendingSize, pendingRoom)
+  freeEmptyRooms(outboxAt, outboxSize, outboxRoom)
   if (input) heap.free(input)
   input = 0
   inputBytes = 0
   releaseSortScratch()
+}
+
+/** Frees each room of the tables (at, size, room) that holds nothing (a bucket's keys, an owner's outbox). */
+function freeEmptyRooms(at: usize, size: usize, room: usize): void {
+  for (let i = 0; i < BUCKETS; i++) {
+    const block = <usize>get(at, i)
+    if (block == 0 || get(size, i) != 0) continue
+    heap.free(block)
+    put(at, i, 0)
+    put(room, i, 0)
+  }
 }
 
 /** Merges each bucket's waiting keys into its lists. */
