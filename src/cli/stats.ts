@@ -104,7 +104,9 @@ export async function firstPass(source: ByteSource, prelude: Prelude, sem: Seman
       check: makeCheckPlan(prelude, sem),
       onChunk: (bytes, offset, chunk, convention) => {
         if (threads) return threads.add(bytes, offset, chunk, convention)
-        acc.addChunk(decodeChunk(bytes, offset, chunk, prelude, convention))
+        if (acc.addChunkBytes(bytes, chunk, convention) < 0) {
+          acc.addChunk(decodeChunk(bytes, offset, chunk, prelude, convention))
+        }
         return false
       },
     })

@@ -50,6 +50,8 @@ export class WalkCounter {
     payload: ChunkPayload | undefined,
   ): void {
     try {
+      // A plain scRNA chunk is counted from its bytes (StatsAccumulator.addChunkBytes).
+      if (payload?.compressed !== true && this.acc.addChunkBytes(bytes, chunk, convention) >= 0) return
       const cols =
         payload?.compressed === true
           ? decodeRecords(payload, this.layout)

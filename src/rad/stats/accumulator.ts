@@ -5,8 +5,11 @@
  * in barcodeUmiCounts.ts, alignments in alignmentCounts.ts.
  */
 import type { Semantics } from '../prelude/semantics'
-import type { ChunkColumns, Prelude } from '../types'
-import { AlignmentCounts, DENSE_HISTOGRAM } from './alignmentCounts'
+import type { ChunkColumns, NbytesConvention, Prelude } from '../types'
+import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout, u32le } from '../decode/chunk'
+import { chunkRecordCount } from '../decode/chunkHeader'
+import type { AlignmentTallies, ScRnaShape } from './pairCountingCore'
+import { AlignmentCounts, DENSE_HISTOGRAM, addInto } from './alignmentCounts'
 import { BarcodeUmiCounts } from './barcodeUmiCounts'
 import { Histogram } from './countTable'
 import { countable } from './keys'
@@ -41,6 +44,10 @@ export class StatsAccumulator {
   chunkRecords = new Float64Array(0)
   chunkBarcodes = new Uint8Array(0)
   readonly notes: string[] = []
+  /** Where a plain chunk's fields are, when the counting core can count its bytes (addChunkBytes). */
+  private readonly scRna: ScRnaShape | undefined
+  /** Whether the core's alignment tallies hold counts not yet folded in (foldTallies). */
+  private tallied = false
 
   constructor(prelude: Prelude, sem: Semantics, opts: StatsOptions = {}) {
     const barcodeTags = sem.barcodes.map((f) => f.tag)
@@ -63,10 +70,49 @@ export class StatsAccumulator {
       },
     )
     this.aln = new AlignmentCounts(sem, prelude.refCount)
+    this.scRna = this.keys.exactPairs ? scRnaShapeOf(prelude, sem, this.aln) : undefined
+  }
+
+  /**
+   * Counts a plain chunk of the salmon/piscem scRNA shape from its bytes (header included, as
+   * many as `convention` says its nbytes spans) in one walk of the counting core, without decoding
+   * it (assembly/scRnaChunk.ts; the same counts as addChunk of its decode). Returns its records, or
+   * -1 when the chunk or this accumulator does not suit and nothing was counted: the caller then
+   * decodes it and calls addChunk, which reports any fault precisely.
+   */
+  addChunkBytes(bytes: Uint8Array, chunk: number, convention: NbytesConvention): number {
+    const shape = this.scRna
+    if (!shape || !this.keys.exactPairs || bytes.length < CHUNK_HEADER_BYTES) return -1
+    if (chunkSpan(u32le(bytes, 0), convention) !== bytes.length) return -1
+    const n = chunkRecordCount(bytes)
+    const counted = this.keys.addScRnaChunk(bytes.subarray(CHUNK_HEADER_BYTES), n, shape)
+    if (!counted) return -1
+    this.tallied = true
+    this.records += n
+    this.alignments += counted.alignments
+    this.noteChunk(chunk, n)
+    if (n > 0) this.chunkBarcodes[chunk] = counted.mixed ? 2 : 1
+    this.aln.addStrands(counted.forward, counted.alignments)
+    if (this.keys.overExactLimit) {
+      this.foldTallies()
+      this.keys.leaveIfOver()
+    }
+    return n
+  }
+
+  /** Adds the counting core's alignment tallies (addChunkBytes) to the counts: before they are read, and before the core may go. */
+  private foldTallies(): void {
+    if (!this.tallied) return
+    this.tallied = false
+    this.keys.foldTallies(this.aln.refUnique.length, (t: AlignmentTallies) => {
+      this.aln.addReferenceTallies(t.unique, t.multi)
+      addInto(this.alnPerRecord.dense, t.perRecord)
+    })
   }
 
   /** Counts one decoded chunk, column by column (docs/adr/0009). */
   addChunk(cols: ChunkColumns): void {
+    this.foldTallies()
     const n = cols.recordCount
     this.records += n
     this.alignments += cols.alignmentCount
@@ -93,6 +139,7 @@ export class StatsAccumulator {
 
   /** Rows another owner handed over: their pairs and barcodes only. The array is the accumulator's from then on. */
   addForeignRows(rows: Uint32Array): void {
+    this.foldTallies()
     this.keys.addForeignRows(rows)
   }
 
@@ -125,6 +172,7 @@ export class StatsAccumulator {
    * transfers them must drop this accumulator (statsWorker.ts statsDrain does).
    */
   exportState(what: StateExport = 'whole'): StatsState {
+    this.foldTallies()
     return {
       version: 1,
       records: this.records,
@@ -140,6 +188,7 @@ export class StatsAccumulator {
 
   /** Adds another accumulator's state (from the same file) into this one. */
   merge(s: StatsState): void {
+    this.foldTallies()
     this.records += s.records
     this.alignments += s.alignments
     this.alnPerRecord.addState(s.alnPerRecord)
@@ -154,6 +203,23 @@ export class StatsAccumulator {
     }
     for (const note of s.notes) if (!this.notes.includes(note)) this.notes.push(note)
   }
+}
+
+/**
+ * The shape the counting core counts from a chunk's bytes (addChunkBytes): plain chunks whose
+ * records are num_aln, two u32 read tags (a barcode and a UMI) and one u32 alignment tag packing
+ * the strand and the reference (docs/format.md §5.3, §7.1: salmon's and piscem's scRNA files).
+ */
+function scRnaShapeOf(prelude: Prelude, sem: Semantics, aln: AlignmentCounts): ScRnaShape | undefined {
+  const layout = recordLayout(prelude)
+  if (prelude.codec !== 'none' || !layout.allU32 || layout.readTags.length !== 2 || layout.alnTags.length !== 1) {
+    return undefined
+  }
+  const barcode = sem.barcodes.length === 1 ? sem.barcodes[0]!.tag : -1
+  const umi = sem.umi?.tag ?? -1
+  const refMask = aln.packedRefMask(0)
+  if (barcode < 0 || umi < 0 || barcode === umi || refMask === undefined) return undefined
+  return { barcodeWord: barcode, umiWord: umi, refCount: prelude.refCount, refMask }
 }
 
 export function createStatsAccumulator(prelude: Prelude, sem: Semantics, opts?: StatsOptions): StatsAccumulator {

@@ -110,6 +110,30 @@ export class AlignmentCounts {
     return true
   }
 
+  /**
+   * The mask of an alignment word's reference bits when every chunk takes countPacked's shape with
+   * `tag` the one alignment tag (known from the semantics alone), else undefined: the counting
+   * core then tallies such chunks itself (addStrands, addReferenceTallies).
+   */
+  packedRefMask(tag: number): number | undefined {
+    const { orientation, reference, fragmentLength, mappingType } = this.sem
+    if (orientation?.tag !== tag || orientation.encoding === 'top2bits' || reference?.tag !== tag) return undefined
+    if (!reference.packed || fragmentLength !== undefined || mappingType !== undefined) return undefined
+    return reference.packed === 'top2bits' ? 0x3fffffff : 0x7fffffff
+  }
+
+  /** Alignments of countPacked's shape counted elsewhere: `forward` of `total` on the forward strand. */
+  addStrands(forward: number, total: number): void {
+    this.orientation[FW]! += forward
+    this.orientation[RC]! += total - forward
+  }
+
+  /** Alignments of countPacked's shape counted elsewhere, by reference (records with one alignment, the others). */
+  addReferenceTallies(unique: Float64Array, multi: Float64Array): void {
+    addInto(this.refUnique, unique)
+    addInto(this.refMulti, multi)
+  }
+
   private countRecord(v: AlignmentViews, from: number, to: number, naln: number, type: number | undefined): void {
     const { ori, top2, packed, refCol, frag, alnType } = v
     const refs = naln === 1 ? this.refUnique : this.refMulti

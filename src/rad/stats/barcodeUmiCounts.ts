@@ -20,6 +20,7 @@ import {
   partitionBarcodeTable,
   partitionBarcodes,
 } from './pairPartitions'
+import type { AlignmentTallies, ScRnaChunkCounts, ScRnaShape } from './pairCountingCore'
 import type { BarcodeUmiOptions, BarcodeUmiShape, PartitionState, StateExport, StatsState } from './statsTypes'
 
 const PAIR_SEED = 0x1b873593
@@ -109,6 +110,31 @@ export class BarcodeUmiCounts {
     const umi = this.shape.umiTag
     this.hasUmi = umi !== undefined && copyWords(cols.readColumns[umi], this.rows, stride, this.keyWords, n)
     return true
+  }
+
+  /**
+   * A plain scRNA chunk's records counted in the exact pairs' core in one walk (its keys, and its
+   * alignments into the core's tallies: foldTallies); undefined when the pairs are no longer
+   * exact or the records do not suit, and nothing is counted. The caller folds the tallies, then
+   * calls leaveIfOver (addChunk's rule), as leaving the partitions drops the core.
+   */
+  addScRnaChunk(records: Uint8Array, nrec: number, shape: ScRnaShape): ScRnaChunkCounts | undefined {
+    return this.partitions?.addScRnaChunk(records, nrec, shape)
+  }
+
+  /** The alignment tallies of addScRnaChunk, handed to `add` and zeroed (none once the partitions are left). */
+  foldTallies(refCount: number, add: (t: AlignmentTallies) => void): void {
+    this.partitions?.foldTallies(refCount, add)
+  }
+
+  /** Whether the exact pairs hold more than they may (addChunk then leaves them). */
+  get overExactLimit(): boolean {
+    return this.partitions !== undefined && this.partitions.held > this.maxExactPairs
+  }
+
+  /** Leaves the partitions when they hold more than they may. */
+  leaveIfOver(): void {
+    if (this.overExactLimit) this.leavePartitions()
   }
 
   /** Whether the chunk's `n` records have more than one barcode (collated files have one a chunk). */

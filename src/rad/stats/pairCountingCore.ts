@@ -46,7 +46,49 @@ interface CoreExports {
     capOut: number,
   ): number
   mergedPairs(): number
+  countScRna(
+    at: number,
+    bytes: number,
+    nrec: number,
+    barcodeWord: number,
+    umiWord: number,
+    refCount: number,
+    refMask: number,
+  ): number
+  forwardAlignments(): number
+  mixedBarcodes(): number
+  alnTallies(refCount: number): number
 }
+
+/**
+ * Where a plain scRNA chunk's fields are (assembly/scRnaChunk.ts): the barcode's and the UMI's
+ * read word (0 or 1), the references and the mask of an alignment word's reference bits.
+ */
+export interface ScRnaShape {
+  barcodeWord: number
+  umiWord: number
+  refCount: number
+  refMask: number
+}
+
+/** What the core counted of one such chunk, beside its keys and alignment tallies. */
+export interface ScRnaChunkCounts {
+  alignments: number
+  /** Alignments on the forward strand (bit 31). */
+  forward: number
+  /** Whether the chunk had more than one barcode. */
+  mixed: boolean
+}
+
+/** The alignment tallies since the last fold: per reference (records with one alignment, the others), records by alignments. */
+export interface AlignmentTallies {
+  unique: Float64Array
+  multi: Float64Array
+  perRecord: Float64Array
+}
+
+/** Records by their alignments the core tallies (AccumulatorState's dense histogram, DENSE_HISTOGRAM). */
+const TALLIED_ALIGNMENTS = 4096
 
 /**
  * Lists in the core's memory laid out as a spill writes them (partitionLists.ts, listsIn), room
@@ -129,6 +171,33 @@ export class PairCountingCore {
     const at = this.core.inputRoom(4 * stride * count)
     this.words(at, stride * count).set(rows.subarray(from * stride, n * stride))
     return from + this.core.addRows(stride, count)
+  }
+
+  /**
+   * The `nrec` records of a plain scRNA chunk (its bytes after the header) counted in one walk:
+   * keys as addRows, alignments into the tallies (foldTallies); undefined when they do not fill
+   * the bytes exactly or do not suit (a record of 4096 alignments or more, a UMI of 2^31 or more),
+   * and nothing is counted.
+   */
+  addScRnaChunk(records: Uint8Array, nrec: number, shape: ScRnaShape): ScRnaChunkCounts | undefined {
+    const at = this.core.inputRoom(records.length)
+    new Uint8Array(this.core.memory.buffer, at, records.length).set(records)
+    const { barcodeWord, umiWord, refCount, refMask } = shape
+    const alignments = this.core.countScRna(at, records.length, nrec, barcodeWord, umiWord, refCount, refMask)
+    if (alignments < 0) return undefined
+    return { alignments, forward: this.core.forwardAlignments(), mixed: this.core.mixedBarcodes() !== 0 }
+  }
+
+  /** Hands the alignment tallies of addScRnaChunk to `add`, then zeroes them. */
+  foldTallies(refCount: number, add: (t: AlignmentTallies) => void): void {
+    const at = this.core.alnTallies(refCount) // first: making them may grow the memory
+    const all = new Float64Array(this.core.memory.buffer, at, 2 * refCount + TALLIED_ALIGNMENTS)
+    add({
+      unique: all.subarray(0, refCount),
+      multi: all.subarray(refCount, 2 * refCount),
+      perRecord: all.subarray(2 * refCount),
+    })
+    all.fill(0)
   }
 
   /** Pairs (barcode, UMI) of this counter's buckets; the array is this counter's from then on. */

@@ -16,6 +16,7 @@ import { BUCKETS, bucketOf, emptyPartitions, mergeFigures, mergeLists, noLists, 
 import type { BucketLists } from './partitionLists'
 import { oddPairs, oddWords, pairsLeftOut, recount } from './partitionFigures'
 import { PairCountingCore } from './pairCountingCore'
+import type { AlignmentTallies, ScRnaChunkCounts, ScRnaShape } from './pairCountingCore'
 import { DigestBuilder, foldIntoDigest, mergeDigests } from './barcodeDigest'
 import { SpilledRuns } from './spilledRuns'
 import type { SpillOptions } from './spilledRuns'
@@ -83,6 +84,18 @@ export class PairPartitions {
     const r = this.core.addRows(rows, stride, from, n)
     if (this.core.waiting >= this.pendingCap) this.flush()
     return r
+  }
+
+  /** A plain scRNA chunk's records, counted in the core in one walk (PairCountingCore.addScRnaChunk). */
+  addScRnaChunk(records: Uint8Array, nrec: number, shape: ScRnaShape): ScRnaChunkCounts | undefined {
+    const counts = this.core.addScRnaChunk(records, nrec, shape)
+    if (counts && this.core.waiting >= this.pendingCap) this.flush()
+    return counts
+  }
+
+  /** PairCountingCore.foldTallies. */
+  foldTallies(refCount: number, add: (t: AlignmentTallies) => void): void {
+    this.core.foldTallies(refCount, add)
   }
 
   /** Adds pairs (barcode, UMI) another owner met in this counter's buckets (its takeOutbox). */

@@ -17,6 +17,7 @@ import { mergeKeys } from './bucketLists'
 export { allocLists, freeLists, mergeLists, mergedPairs } from './listMerge'
 import { releaseSortScratch, sortKeys } from './radixSort'
 import { BUCKETS, get, put, table } from './tables'
+export { alnTallies, countScRna, forwardAlignments, mixedBarcodes } from './scRnaChunk'
 
 export {
   barcodesHeld,
@@ -34,7 +35,7 @@ export {
 const LOW_BITS: u32 = 24
 const LOW_MASK: u32 = (1 << 24) - 1
 const SPREAD: u32 = 0x9e3779b1
-const MAX_UMI: u32 = 0x7fffffff
+export const MAX_UMI: u32 = 0x7fffffff
 
 // Per bucket: the keys waiting (u64).
 const pendingAt = table()
@@ -114,25 +115,27 @@ export function addRows(stride: u32, n: u32): u32 {
   const step = (<usize>stride) << 2
   let at = input
   let r: u32 = 0
-  let own: u32 = 0
   for (; r < n; r++, at += step) {
-    const barcode = load<u32>(at)
     const umi = load<u32>(at, 8)
     if ((load<u32>(at, 4) | load<u32>(at, 12)) != 0 || umi > MAX_UMI) break
-    const spread = barcode * SPREAD
-    const b = <i32>(spread >>> LOW_BITS)
-    if (b < ownFrom || b >= ownTo) {
-      toOutbox(b, barcode, umi)
-      continue
-    }
-    const k = get(pendingSize, b)
-    if (k == get(pendingRoom, b)) growPending(b)
-    store<u64>(<usize>get(pendingAt, b) + ((<usize>k) << 3), ((<u64>(spread & LOW_MASK)) << 32) | (<u64>umi))
-    put(pendingSize, b, k + 1)
-    own++
+    addRecordKey(load<u32>(at), umi)
   }
-  keysWaiting += own
   return r
+}
+
+/** A record's (barcode, UMI), the UMI below 2^31: a key of this counter's bucket, or a pair for its owner's outbox. */
+export function addRecordKey(barcode: u32, umi: u32): void {
+  const spread = barcode * SPREAD
+  const b = <i32>(spread >>> LOW_BITS)
+  if (b < ownFrom || b >= ownTo) {
+    toOutbox(b, barcode, umi)
+    return
+  }
+  const k = get(pendingSize, b)
+  if (k == get(pendingRoom, b)) growPending(b)
+  store<u64>(<usize>get(pendingAt, b) + ((<usize>k) << 3), ((<u64>(spread & LOW_MASK)) << 32) | (<u64>umi))
+  put(pendingSize, b, k + 1)
+  keysWaiting++
 }
 
 /** Pairs (barcode, UMI) [0, n) at the input, of this counter's buckets (another owner's outbox). */
