@@ -11,6 +11,7 @@ import {
   barcodeTsv,
   createStatsAccumulator,
   mergeStates,
+  reportState,
   DEFAULT_TOP,
   statsJson,
   statsTransferables,
@@ -329,6 +330,27 @@ describe('the real salmon fixtures', () => {
     const moved = structuredClone(odd, { transfer: statsTransferables(odd) })
     expect(statsJson(mergeStates(r.prelude, r.sem, even, moved), r.prelude, r.sem)).toEqual(one)
     expect(statsJson(mergeStates(r.prelude, r.sem, moved, even), r.prelude, r.sem)).toEqual(one)
+  })
+
+  it("a partial report's states carry no barcode table, and their sum has every figure of the whole", async () => {
+    const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
+    const one = statsJson(accumulate(r), r.prelude, r.sem)
+    const owners = [0, 1].map((index) =>
+      createStatsAccumulator(r.prelude, r.sem, { bucketOwners: { count: 2, index } }),
+    )
+    r.chunks.forEach((c, k) => {
+      const acc = owners[k % 2]!
+      acc.addChunk(c)
+      acc.takeForeignRows().forEach((rows, o) => {
+        if (rows) owners[o]!.addForeignRows(rows)
+      })
+    })
+    // As statsWorker.ts's sumSoFar: worker 0's own state and worker 1's snapshot summed in a fresh accumulator.
+    const states = [owners[0]!.exportState('partial'), reportState(owners[1]!.exportState('partial'))]
+    for (const s of states) expect(s.barcodes[0]!.table.size).toBe(0)
+    const sum = createStatsAccumulator(r.prelude, r.sem)
+    for (const s of states) sum.merge(structuredClone(s, { transfer: statsTransferables(s) }))
+    expect(statsJson(sum.exportState('figures'), r.prelude, r.sem)).toEqual(one)
   })
 })
 
