@@ -60,17 +60,12 @@ function main(path: string, workers: number, drainEvery: number, own: boolean): 
     const acc = accs[batch % workers]!
     while (at + 8 <= got && at + view.getUint32(at, true) <= got && (at < BATCH || at === 0)) {
       const nbytes = view.getUint32(at, true)
-      acc.addChunk(
-        decodeChunkInPlace(
-          buf.subarray(at, at + nbytes),
-          pos + at,
-          chunk++,
-          prelude,
-          'header-inclusive',
-          layout,
-          scratch,
-        ),
-      )
+      const bytes = buf.subarray(at, at + nbytes)
+      // As the page's workers (statsWorker.ts): a plain scRNA chunk from its bytes, else its decode.
+      if (acc.addChunkBytes(bytes, chunk, 'header-inclusive') < 0) {
+        acc.addChunk(decodeChunkInPlace(bytes, pos + at, chunk, prelude, 'header-inclusive', layout, scratch))
+      }
+      chunk++
       at += nbytes
     }
     pos += at

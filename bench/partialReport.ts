@@ -40,17 +40,11 @@ function main(path: string, limit: number): void {
     const acc = accs[batch % 2]!
     while (at + 8 <= got && at + view.getUint32(at, true) <= got && (at < BATCH || at === 0)) {
       const nbytes = view.getUint32(at, true)
-      acc.addChunk(
-        decodeChunkInPlace(
-          buf.subarray(at, at + nbytes),
-          pos + at,
-          chunk++,
-          prelude,
-          'header-inclusive',
-          layout,
-          scratch,
-        ),
-      )
+      const bytes = buf.subarray(at, at + nbytes)
+      if (acc.addChunkBytes(bytes, chunk, 'header-inclusive') < 0) {
+        acc.addChunk(decodeChunkInPlace(bytes, pos + at, chunk, prelude, 'header-inclusive', layout, scratch))
+      }
+      chunk++
       at += nbytes
     }
     if (at === 0) break // the limit cut the next chunk
