@@ -12,6 +12,7 @@ import type { ChunkColumns } from '../types'
 import { BarcodeCounter, inSample } from './barcodeCounter'
 import { CountTable, hash2, hash4, hashWords } from './countTable'
 import { newHll } from './hll'
+import { foldIntoDigest } from './barcodeDigest'
 import { copyWords } from './keys'
 import {
   PairPartitions,
@@ -324,9 +325,11 @@ export class BarcodeUmiCounts {
     const noPairs = emptyTable(this.keyWords + 2)
     if (this.partitions) {
       const s = this.partitions.exportState(what)
-      // A partial report's state is only summed (merge), which takes its barcodes from its lists:
-      // no table, 16 bytes a barcode less at each report (~16 MiB for a 10x run's million).
-      const table = what === 'partial' ? emptyTable(this.keyWords) : partitionBarcodeTable(s)
+      // A partial report's state is only summed for a report, which needs no row per barcode:
+      // folded into a digest (ADR 0016), a few kilobytes where rows and their table cost ~36 bytes
+      // a barcode at each report (bench/results.md, issue 35), and the same JSON.
+      if (what === 'partial') foldIntoDigest(s)
+      const table = partitionBarcodeTable(s)
       return { barcodes: [{ table, hll: newHll(), untrackedRecords: 0 }], pairs: noPairs, pairShift: 0, partitions: s }
     }
     this.moveCountsToBarcodes()

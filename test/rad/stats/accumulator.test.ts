@@ -332,7 +332,7 @@ describe('the real salmon fixtures', () => {
     expect(statsJson(mergeStates(r.prelude, r.sem, moved, even), r.prelude, r.sem)).toEqual(one)
   })
 
-  it("a partial report's states carry no barcode table, and their sum has every figure of the whole", async () => {
+  it("a partial report's states carry their barcodes folded into a digest, and their sum has every figure of the whole", async () => {
     const r = await readRad(new Uint8Array(readFileSync(SALMON_V3)))
     const one = statsJson(accumulate(r), r.prelude, r.sem)
     const owners = [0, 1].map((index) =>
@@ -347,7 +347,12 @@ describe('the real salmon fixtures', () => {
     })
     // As statsWorker.ts's sumSoFar: worker 0's own state and worker 1's snapshot summed in a fresh accumulator.
     const states = [owners[0]!.exportState('partial'), reportState(owners[1]!.exportState('partial'))]
-    for (const s of states) expect(s.barcodes[0]!.table.size).toBe(0)
+    for (const s of states) {
+      // No row per barcode (ADR 0016): the digest, and its top barcodes as the table.
+      expect(s.partitions?.digest?.barcodes).toBeGreaterThan(0)
+      expect(s.partitions?.barcodes.every((codes) => codes.length === 0)).toBe(true)
+      expect(s.barcodes[0]!.table.size).toBeLessThanOrEqual(DEFAULT_TOP)
+    }
     const sum = createStatsAccumulator(r.prelude, r.sem)
     for (const s of states) sum.merge(structuredClone(s, { transfer: statsTransferables(s) }))
     expect(statsJson(sum.exportState('figures'), r.prelude, r.sem)).toEqual(one)
