@@ -12,14 +12,12 @@
  *   node --import tsx bench/pageSchedule.ts FILE [workers] [drainEvery] [own]
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { recordLayout } from '../src/rad/decode/chunk'
-import { decodeChunkInPlace } from '../src/rad/decode/decodeChunk'
-import { InPlaceScratch } from '../src/rad/decode/decodeInPlace'
 import { parsePrelude } from '../src/rad/prelude/prelude'
 import { inferSemantics } from '../src/rad/prelude/semantics'
 import { createStatsAccumulator, statsJson } from '../src/rad/stats'
 import { SpillFile } from '../src/cli/spillFile'
 import { tmpdir } from 'node:os'
+import { countBatches } from './fileBatches'
 import type { StatsAccumulator } from '../src/rad/stats'
 
 const BATCH = 32 << 20
@@ -31,8 +29,6 @@ function main(path: string, workers: number, drainEvery: number, own: boolean): 
   readSync(fd, head, 0, head.length, 0)
   const prelude = parsePrelude(head, size)
   const sem = inferSemantics(prelude)
-  const layout = recordLayout(prelude)
-  const scratch = new InPlaceScratch()
   const pendingKeys = Number(process.env.PENDING_KEYS ?? 0) || undefined
   // SPILL_BUDGET=bytes (each accumulator's): spill to a temporary file as the page's workers do (ADR 0015).
   const spillBudget = Number(process.env.SPILL_BUDGET ?? 0)
@@ -50,38 +46,27 @@ function main(path: string, workers: number, drainEvery: number, own: boolean): 
   let peak = idle
   const cpu0 = process.cpuUsage()
   const t0 = performance.now()
-  const buf = new Uint8Array(BATCH + (1 << 20))
-  let pos = prelude.firstChunkOffset
-  let chunk = 0
-  for (let batch = 0; pos < size; batch++) {
-    const got = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos)
-    const view = new DataView(buf.buffer, 0, got)
-    let at = 0
-    const acc = accs[batch % workers]!
-    while (at + 8 <= got && at + view.getUint32(at, true) <= got && (at < BATCH || at === 0)) {
-      const nbytes = view.getUint32(at, true)
-      const bytes = buf.subarray(at, at + nbytes)
-      // As the page's workers (statsWorker.ts): a plain scRNA chunk from its bytes, else its decode.
-      if (acc.addChunkBytes(bytes, chunk, 'header-inclusive') < 0) {
-        acc.addChunk(decodeChunkInPlace(bytes, pos + at, chunk, prelude, 'header-inclusive', layout, scratch))
+  countBatches(
+    fd,
+    size,
+    prelude,
+    BATCH,
+    (batch) => accs[batch % workers]!,
+    (batch, acc) => {
+      if (own) {
+        acc.takeForeignRows().forEach((rows, w) => {
+          if (rows) accs[w]!.addForeignRows(rows)
+        })
+      } else if ((batch + 1) % drainEvery === 0) {
+        for (let w = 1; w < workers; w++) {
+          accs[0]!.merge(accs[w]!.exportState())
+          accs[w] = createStatsAccumulator(prelude, sem)
+        }
+        statsJson(accs[0]!.exportState(), prelude, sem)
       }
-      chunk++
-      at += nbytes
-    }
-    pos += at
-    if (own) {
-      acc.takeForeignRows().forEach((rows, w) => {
-        if (rows) accs[w]!.addForeignRows(rows)
-      })
-    } else if ((batch + 1) % drainEvery === 0) {
-      for (let w = 1; w < workers; w++) {
-        accs[0]!.merge(accs[w]!.exportState())
-        accs[w] = createStatsAccumulator(prelude, sem)
-      }
-      statsJson(accs[0]!.exportState(), prelude, sem)
-    }
-    peak = Math.max(peak, process.memoryUsage().rss)
-  }
+      peak = Math.max(peak, process.memoryUsage().rss)
+    },
+  )
   closeSync(fd)
   // As the page's end (statsPass.ts): the others' figures without their pairs where all count exactly.
   const endStart = performance.now()

@@ -7,9 +7,7 @@
  *   node --expose-gc --import tsx bench/partialReport.ts FILE [MIB]
  */
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs'
-import { recordLayout } from '../src/rad/decode/chunk'
-import { decodeChunkInPlace } from '../src/rad/decode/decodeChunk'
-import { InPlaceScratch } from '../src/rad/decode/decodeInPlace'
+import { countBatches } from './fileBatches'
 import { parsePrelude } from '../src/rad/prelude/prelude'
 import { inferSemantics } from '../src/rad/prelude/semantics'
 import { createStatsAccumulator, reportState, statsJson, statsTransferables, barcodeRuns } from '../src/rad/stats'
@@ -27,32 +25,19 @@ function main(path: string, limit: number): void {
   readSync(fd, head, 0, head.length, 0)
   const prelude = parsePrelude(head, fstatSync(fd).size)
   const sem = inferSemantics(prelude)
-  const layout = recordLayout(prelude)
-  const scratch = new InPlaceScratch()
   const accs = [0, 1].map((index) => createStatsAccumulator(prelude, sem, { bucketOwners: { count: 2, index } }))
-  const buf = new Uint8Array(BATCH + (1 << 20))
-  let pos = prelude.firstChunkOffset
-  let chunk = 0
-  for (let batch = 0; pos < size; batch++) {
-    const got = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos)
-    const view = new DataView(buf.buffer, 0, got)
-    let at = 0
-    const acc = accs[batch % 2]!
-    while (at + 8 <= got && at + view.getUint32(at, true) <= got && (at < BATCH || at === 0)) {
-      const nbytes = view.getUint32(at, true)
-      const bytes = buf.subarray(at, at + nbytes)
-      if (acc.addChunkBytes(bytes, chunk, 'header-inclusive') < 0) {
-        acc.addChunk(decodeChunkInPlace(bytes, pos + at, chunk, prelude, 'header-inclusive', layout, scratch))
-      }
-      chunk++
-      at += nbytes
-    }
-    if (at === 0) break // the limit cut the next chunk
-    pos += at
-    acc.takeForeignRows().forEach((rows, w) => {
-      if (rows) accs[w]!.addForeignRows(rows)
-    })
-  }
+  countBatches(
+    fd,
+    size,
+    prelude,
+    BATCH,
+    (batch) => accs[batch % 2]!,
+    (_batch, acc) => {
+      acc.takeForeignRows().forEach((rows, w) => {
+        if (rows) accs[w]!.addForeignRows(rows)
+      })
+    },
+  )
   closeSync(fd)
   const step = <T>(name: string, f: () => T, bytes: (t: T) => number): T => {
     const t0 = performance.now()

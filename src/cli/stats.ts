@@ -104,9 +104,7 @@ export async function firstPass(source: ByteSource, prelude: Prelude, sem: Seman
       check: makeCheckPlan(prelude, sem),
       onChunk: (bytes, offset, chunk, convention) => {
         if (threads) return threads.add(bytes, offset, chunk, convention)
-        if (acc.addChunkBytes(bytes, chunk, convention) < 0) {
-          acc.addChunk(decodeChunk(bytes, offset, chunk, prelude, convention))
-        }
+        acc.addChunkOrDecode(bytes, chunk, convention, () => decodeChunk(bytes, offset, chunk, prelude, convention))
         return false
       },
     })

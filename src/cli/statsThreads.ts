@@ -102,8 +102,9 @@ function runThread(data: ThreadData, port: NonNullable<typeof parentPort>): void
       const bytes = new Uint8Array(m.buffer)
       for (let i = 0; i < m.chunks.length; i++) {
         const chunk = bytes.subarray(m.starts[i], m.starts[i + 1])
-        if (acc.addChunkBytes(chunk, m.chunks[i]!, m.convention) >= 0) continue // counted from its bytes
-        acc.addChunk(decodeChunkInPlace(chunk, m.offsets[i]!, m.chunks[i]!, prelude, m.convention, layout, scratch))
+        acc.addChunkOrDecode(chunk, m.chunks[i]!, m.convention, () =>
+          decodeChunkInPlace(chunk, m.offsets[i]!, m.chunks[i]!, prelude, m.convention, layout, scratch),
+        )
       }
       const foreign = acc.takeForeignRows()
       const buffers = foreign.flatMap((rows) => (rows ? [rows.buffer as ArrayBuffer] : []))

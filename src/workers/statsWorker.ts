@@ -208,18 +208,9 @@ async function addBatch(p: Pass, batch: ChunkRequest[], convention: NbytesConven
   const out: StatsBatchResult = { chunks: 0, bytes: 0, records: 0, bad: [], foreign: [] }
   const walk = await walkBatch(p.decoder, batch, convention, buffers.take(), (chunk) => {
     // A plain scRNA chunk is counted from its bytes (StatsAccumulator.addChunkBytes), else decoded.
-    const records = p.acc.addChunkBytes(chunk.bytes, chunk.req.chunk, convention)
-    if (records >= 0) {
-      out.chunks++
-      out.bytes += chunk.req.nbytes
-      out.records += records
-      return
-    }
-    const c = chunk.decode()
-    p.acc.addChunk(c)
+    out.records += p.acc.addChunkOrDecode(chunk.bytes, chunk.req.chunk, convention, () => chunk.decode())
     out.chunks++
-    out.bytes += c.nbytes
-    out.records += c.recordCount
+    out.bytes += chunk.req.nbytes
   })
   buffers.giveBack(walk.buffer)
   out.bad = walk.bad

@@ -50,13 +50,13 @@ export class WalkCounter {
     payload: ChunkPayload | undefined,
   ): void {
     try {
-      // A plain scRNA chunk is counted from its bytes (StatsAccumulator.addChunkBytes).
-      if (payload?.compressed !== true && this.acc.addChunkBytes(bytes, chunk, convention) >= 0) return
-      const cols =
-        payload?.compressed === true
-          ? decodeRecords(payload, this.layout)
-          : decodeChunkInPlace(bytes, offset, chunk, this.prelude, convention, this.layout, this.scratch)
-      this.acc.addChunk(cols)
+      if (payload?.compressed === true) this.acc.addChunk(decodeRecords(payload, this.layout))
+      else {
+        // A plain scRNA chunk is counted from its bytes (StatsAccumulator.addChunkBytes).
+        this.acc.addChunkOrDecode(bytes, chunk, convention, () =>
+          decodeChunkInPlace(bytes, offset, chunk, this.prelude, convention, this.layout, this.scratch),
+        )
+      }
     } catch (e) {
       if (!(e instanceof RadError)) throw e
       this.skipped++

@@ -8,7 +8,7 @@ import type { Semantics } from '../prelude/semantics'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../types'
 import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout, u32le } from '../decode/chunk'
 import { chunkRecordCount } from '../decode/chunkHeader'
-import type { AlignmentTallies, ScRnaShape } from './pairCountingCore'
+import type { ScRnaShape } from './pairCountingCore'
 import { AlignmentCounts, DENSE_HISTOGRAM, addInto } from './alignmentCounts'
 import { BarcodeUmiCounts } from './barcodeUmiCounts'
 import { Histogram } from './countTable'
@@ -46,8 +46,6 @@ export class StatsAccumulator {
   readonly notes: string[] = []
   /** Where a plain chunk's fields are, when the counting core can count its bytes (addChunkBytes). */
   private readonly scRna: ScRnaShape | undefined
-  /** Whether the core's alignment tallies hold counts not yet folded in (foldTallies). */
-  private tallied = false
 
   constructor(prelude: Prelude, sem: Semantics, opts: StatsOptions = {}) {
     const barcodeTags = sem.barcodes.map((f) => f.tag)
@@ -68,6 +66,10 @@ export class StatsAccumulator {
         pendingKeys: opts.pendingKeys,
         spill: opts.spill,
       },
+      (t) => {
+        this.aln.addReferenceTallies(t.unique, t.multi)
+        addInto(this.alnPerRecord.dense, t.perRecord)
+      },
     )
     this.aln = new AlignmentCounts(sem, prelude.refCount)
     this.scRna = this.keys.exactPairs ? scRnaShapeOf(prelude, sem, this.aln) : undefined
@@ -87,32 +89,25 @@ export class StatsAccumulator {
     const n = chunkRecordCount(bytes)
     const counted = this.keys.addScRnaChunk(bytes.subarray(CHUNK_HEADER_BYTES), n, shape)
     if (!counted) return -1
-    this.tallied = true
     this.records += n
     this.alignments += counted.alignments
     this.noteChunk(chunk, n)
     if (n > 0) this.chunkBarcodes[chunk] = counted.mixed ? 2 : 1
     this.aln.addStrands(counted.forward, counted.alignments)
-    if (this.keys.overExactLimit) {
-      this.foldTallies()
-      this.keys.leaveIfOver()
-    }
     return n
   }
 
-  /** Adds the counting core's alignment tallies (addChunkBytes) to the counts: before they are read, and before the core may go. */
-  private foldTallies(): void {
-    if (!this.tallied) return
-    this.tallied = false
-    this.keys.foldTallies(this.aln.refUnique.length, (t: AlignmentTallies) => {
-      this.aln.addReferenceTallies(t.unique, t.multi)
-      addInto(this.alnPerRecord.dense, t.perRecord)
-    })
+  /** Counts a chunk from its bytes where the core can (addChunkBytes), else its `decode`; returns its records. */
+  addChunkOrDecode(bytes: Uint8Array, chunk: number, convention: NbytesConvention, decode: () => ChunkColumns): number {
+    const records = this.addChunkBytes(bytes, chunk, convention)
+    if (records >= 0) return records
+    const cols = decode()
+    this.addChunk(cols)
+    return cols.recordCount
   }
 
   /** Counts one decoded chunk, column by column (docs/adr/0009). */
   addChunk(cols: ChunkColumns): void {
-    this.foldTallies()
     const n = cols.recordCount
     this.records += n
     this.alignments += cols.alignmentCount
@@ -139,7 +134,6 @@ export class StatsAccumulator {
 
   /** Rows another owner handed over: their pairs and barcodes only. The array is the accumulator's from then on. */
   addForeignRows(rows: Uint32Array): void {
-    this.foldTallies()
     this.keys.addForeignRows(rows)
   }
 
@@ -172,7 +166,7 @@ export class StatsAccumulator {
    * transfers them must drop this accumulator (statsWorker.ts statsDrain does).
    */
   exportState(what: StateExport = 'whole'): StatsState {
-    this.foldTallies()
+    this.keys.foldTallies() // the core's alignment tallies into alnPerRecord and aln, read below
     return {
       version: 1,
       records: this.records,
@@ -188,7 +182,6 @@ export class StatsAccumulator {
 
   /** Adds another accumulator's state (from the same file) into this one. */
   merge(s: StatsState): void {
-    this.foldTallies()
     this.records += s.records
     this.alignments += s.alignments
     this.alnPerRecord.addState(s.alnPerRecord)

@@ -57,9 +57,14 @@ export class BarcodeUmiCounts {
    */
   private barcodesFromPairs: boolean
   private movedToBarcodes = new Float64Array(0)
+  /** Takes the core's alignment tallies (addScRnaChunk) when they are folded. */
+  private readonly tallySink: (t: AlignmentTallies) => void
+  /** The references of the tallies not yet folded (foldTallies), or -1 when there are none. */
+  private talliedRefs = -1
 
-  constructor(shape: BarcodeUmiShape, opts: BarcodeUmiOptions) {
+  constructor(shape: BarcodeUmiShape, opts: BarcodeUmiOptions, tallySink: (t: AlignmentTallies) => void = () => {}) {
     this.shape = shape
+    this.tallySink = tallySink
     const levels = shape.barcodeTags.length
     this.keyWords = 2 * levels
     this.rowWords = this.keyWords + 2
@@ -123,26 +128,26 @@ export class BarcodeUmiCounts {
   /**
    * A plain scRNA chunk's records counted in the exact pairs' core in one walk (its keys, and its
    * alignments into the core's tallies: foldTallies); undefined when the pairs are no longer
-   * exact or the records do not suit, and nothing is counted. The caller folds the tallies, then
-   * calls leaveIfOver (addChunk's rule), as leaving the partitions drops the core.
+   * exact or the records do not suit, and nothing is counted. Past maxExactPairs the partitions
+   * are left, as addChunk leaves them.
    */
   addScRnaChunk(records: Uint8Array, nrec: number, shape: ScRnaShape): ScRnaChunkCounts | undefined {
-    return this.partitions?.addScRnaChunk(records, nrec, shape)
+    const parts = this.partitions
+    const counted = parts?.addScRnaChunk(records, nrec, shape)
+    if (!parts || !counted) return undefined
+    this.talliedRefs = shape.refCount
+    if (parts.held > this.maxExactPairs) this.leavePartitions()
+    return counted
   }
 
-  /** The alignment tallies of addScRnaChunk, handed to `add` and zeroed (none once the partitions are left). */
-  foldTallies(refCount: number, add: (t: AlignmentTallies) => void): void {
-    this.partitions?.foldTallies(refCount, add)
-  }
-
-  /** Whether the exact pairs hold more than they may (addChunk then leaves them). */
-  get overExactLimit(): boolean {
-    return this.partitions !== undefined && this.partitions.held > this.maxExactPairs
-  }
-
-  /** Leaves the partitions when they hold more than they may. */
-  leaveIfOver(): void {
-    if (this.overExactLimit) this.leavePartitions()
+  /**
+   * Hands the core's alignment tallies to the sink and zeroes them: before the counts are read,
+   * and when the partitions are left (the core goes with them).
+   */
+  foldTallies(): void {
+    if (this.talliedRefs < 0) return
+    this.partitions?.foldTallies(this.talliedRefs, this.tallySink)
+    this.talliedRefs = -1
   }
 
   /** Whether the chunk's `n` records have more than one barcode (collated files have one a chunk). */
@@ -266,6 +271,7 @@ export class BarcodeUmiCounts {
   private leavePartitions(): void {
     const parts = this.partitions
     if (!parts) return
+    this.foldTallies()
     this.partitions = undefined
     this.leftOutbox = parts.takeOutbox()
     this.stopBarcodesFromPairs()
