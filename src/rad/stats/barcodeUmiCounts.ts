@@ -10,10 +10,11 @@
  */
 import type { ChunkColumns } from '../types'
 import { BarcodeCounter, inSample } from './barcodeCounter'
+import { BarcodesFromPairs } from './barcodesFromPairs'
+import { ChunkRows } from './chunkRows'
 import { CountTable, hash2, hash4, hashWords } from './countTable'
 import { newHll } from './hll'
 import { foldIntoDigest } from './barcodeDigest'
-import { copyWords } from './keys'
 import {
   PairPartitions,
   anyPairsLeftOut,
@@ -34,15 +35,9 @@ import type {
 const PAIR_SEED = 0x1b873593
 
 export class BarcodeUmiCounts {
-  private readonly shape: BarcodeUmiShape
   private readonly keyWords: number
-  /** Words per row of `rows`: the barcode key, then two UMI words. */
-  private readonly rowWords: number
-  /** The current chunk's keys, one row per record (fillRows). */
-  private rows: Uint32Array = new Uint32Array(0)
-  private hashes = new Uint32Array(0)
-  /** Whether `rows` holds the current chunk's UMIs. */
-  private hasUmi = false
+  /** The current chunk's keys, one row per record. */
+  private readonly rows: ChunkRows
   private readonly maxExactPairs: number
   readonly barcodes: BarcodeCounter[] = []
   readonly pairs: CountTable | undefined
@@ -50,24 +45,18 @@ export class BarcodeUmiCounts {
   private partitions: PairPartitions | undefined
   /** Rows for other owners, kept when the partitions are left (takeForeignRows). */
   private leftOutbox: (Uint32Array | undefined)[] = []
-  /**
-   * While true (tables only), the barcodes of records with a UMI are not counted apart: every
-   * such record is in the exact pair table, and a barcode's records are the sum of its pairs'
-   * counts. `movedToBarcodes[id]` is how much of pair id's count the barcode table already holds.
-   */
-  private barcodesFromPairs: boolean
-  private movedToBarcodes = new Float64Array(0)
+  /** Barcodes counted through their pairs while the pair table is exact (tables only). */
+  private readonly fromPairs: BarcodesFromPairs
   /** Takes the core's alignment tallies (addScRnaChunk) when they are folded. */
   private readonly tallySink: (t: AlignmentTallies) => void
   /** The references of the tallies not yet folded (foldTallies), or -1 when there are none. */
   private talliedRefs = -1
 
   constructor(shape: BarcodeUmiShape, opts: BarcodeUmiOptions, tallySink: (t: AlignmentTallies) => void = () => {}) {
-    this.shape = shape
     this.tallySink = tallySink
     const levels = shape.barcodeTags.length
     this.keyWords = 2 * levels
-    this.rowWords = this.keyWords + 2
+    this.rows = new ChunkRows(shape, this.keyWords)
     // Lists that spill to disk past their budget stay exact at any size.
     this.maxExactPairs = opts.spill ? Infinity : opts.maxExactPairs
     if (levels > 0) {
@@ -80,48 +69,32 @@ export class BarcodeUmiCounts {
     const exact = withUmi && levels === 1 && this.pairShift === 0 && opts.maxExactPairs > 0
     const owners = opts.bucketOwners
     this.partitions = exact ? new PairPartitions(owners.count, owners.index, opts.pendingKeys, opts.spill) : undefined
-    this.barcodesFromPairs = withUmi && levels === 1 && this.pairShift === 0
+    this.fromPairs = new BarcodesFromPairs(
+      withUmi && levels === 1 && this.pairShift === 0,
+      this.pairs,
+      this.barcodes[0],
+    )
   }
 
   /** Counts a chunk's barcodes and pairs; false when its barcode columns cannot be read as words. */
   addChunk(cols: ChunkColumns): boolean {
     const n = cols.recordCount
-    if (this.barcodes.length === 0 || !this.fillRows(cols)) return false
+    if (this.barcodes.length === 0 || !this.rows.fill(cols)) return false
     let from = 0
     const parts = this.partitions
-    if (parts && this.hasUmi) {
-      from = parts.addRows(this.rows, this.rowWords, 0, n)
+    if (parts && this.rows.hasUmi) {
+      from = parts.addRows(this.rows.words, this.rows.stride, 0, n)
       if (from === n && parts.held <= this.maxExactPairs) return true
     }
     if (this.partitions) this.leavePartitions()
     if (from === n) return true
-    if (this.barcodesFromPairs && this.hasUmi && this.pairs!.size + n <= this.pairs!.maxEntries) {
+    if (this.fromPairs.active && this.rows.hasUmi && this.pairs!.size + n <= this.pairs!.maxEntries) {
       this.countPairs(from, n) // no record can be refused: every barcode is counted through its pair
       return true
     }
-    if (this.hasUmi) this.stopBarcodesFromPairs() // this chunk's pairs may be refused
+    if (this.rows.hasUmi) this.fromPairs.stop() // this chunk's pairs may be refused
     this.countBarcodes(from, n)
-    if (this.pairs && this.hasUmi) this.countPairs(from, n)
-    return true
-  }
-
-  /**
-   * Copies the chunk's barcode (and UMI) columns into `rows`, one row of `rowWords` words per
-   * record: the levels' words (low, high), then the UMI's. A row's first keyWords words are its
-   * barcode key, all of them its pair key.
-   */
-  private fillRows(cols: ChunkColumns): boolean {
-    const n = cols.recordCount
-    const stride = this.rowWords
-    if (this.rows.length < n * stride) {
-      this.rows = new Uint32Array(Math.max(n, 2 * (this.rows.length / stride)) * stride)
-    }
-    const tags = this.shape.barcodeTags
-    for (let l = 0; l < tags.length; l++) {
-      if (!copyWords(cols.readColumns[tags[l]!], this.rows, stride, 2 * l, n)) return false
-    }
-    const umi = this.shape.umiTag
-    this.hasUmi = umi !== undefined && copyWords(cols.readColumns[umi], this.rows, stride, this.keyWords, n)
+    if (this.pairs && this.rows.hasUmi) this.countPairs(from, n)
     return true
   }
 
@@ -152,22 +125,16 @@ export class BarcodeUmiCounts {
 
   /** Whether the chunk's `n` records have more than one barcode (collated files have one a chunk). */
   mixedChunk(n: number): boolean {
-    const rows = this.rows
-    const stride = this.rowWords
-    const W = this.keyWords
-    for (let r = 1, at = stride; r < n; r++, at += stride) {
-      for (let i = 0; i < W; i++) if (rows[at + i] !== rows[i]) return true
-    }
-    return false
+    return this.rows.mixed(n)
   }
 
   private countBarcodes(from: number, n: number): void {
-    const rows = this.rows
-    const stride = this.rowWords
+    const rows = this.rows.words
+    const stride = this.rows.stride
     const whole = this.barcodes[0]!
     if (this.keyWords === 2) {
       const table = whole.table
-      const hashes = this.rowHashes(n)
+      const hashes = this.rows.hashRoom(n)
       for (let r = from, at = from * stride; r < n; r++, at += stride) {
         hashes[r] = hash2(rows[at]!, rows[at + 1]!, table.seed)
       }
@@ -192,9 +159,9 @@ export class BarcodeUmiCounts {
    * ADR 0009's first round).
    */
   private countPairs(from: number, n: number): void {
-    const rows = this.rows
-    const stride = this.rowWords
-    const hashes = this.rowHashes(n)
+    const rows = this.rows.words
+    const stride = this.rows.stride
+    const hashes = this.rows.hashRoom(n)
     for (let r = from, at = from * stride; r < n; r++, at += stride) {
       hashes[r] =
         stride === 4
@@ -206,11 +173,6 @@ export class BarcodeUmiCounts {
       this.addPairHashed(rows, r * stride, 1, hashes[r]!)
       r = pairs.addRows(rows, stride, hashes, r + 1, n, this.pairShift)
     }
-  }
-
-  private rowHashes(n: number): Uint32Array {
-    if (this.hashes.length < n) this.hashes = new Uint32Array(Math.max(n, 2 * this.hashes.length))
-    return this.hashes
   }
 
   /** Adds a pair if its hash is in the sample; halves the sample while the table is full. */
@@ -227,42 +189,8 @@ export class BarcodeUmiCounts {
     }
   }
 
-  /** Adds to the barcode table what the pair table counted since the last call (barcodesFromPairs). */
-  private moveCountsToBarcodes(): void {
-    const pairs = this.pairs
-    if (!this.barcodesFromPairs || !pairs) return
-    if (this.movedToBarcodes.length < pairs.size) {
-      const grown = new Float64Array(Math.max(pairs.size, 2 * this.movedToBarcodes.length))
-      grown.set(this.movedToBarcodes)
-      this.movedToBarcodes = grown
-    }
-    const moved = this.movedToBarcodes
-    const whole = this.barcodes[0]!
-    const PW = pairs.keyWords
-    for (let id = 0; id < pairs.size; id++) {
-      const d = pairs.counts[id]! - moved[id]!
-      if (d > 0) whole.add(pairs.keys, id * PW, d)
-      moved[id] = pairs.counts[id]!
-    }
-  }
-
-  /** Takes the pair counts as they are now as already in the barcode table. */
-  private markPairCountsMoved(): void {
-    const pairs = this.pairs
-    if (!this.barcodesFromPairs || !pairs) return
-    if (this.movedToBarcodes.length < pairs.size) this.movedToBarcodes = new Float64Array(pairs.size)
-    this.movedToBarcodes.set(pairs.counts.subarray(0, pairs.size))
-  }
-
-  /** Barcodes are counted apart from now on (the pair table may refuse or drop pairs). */
-  private stopBarcodesFromPairs(): void {
-    this.moveCountsToBarcodes()
-    this.barcodesFromPairs = false
-    this.movedToBarcodes = new Float64Array(0)
-  }
-
   private halvePairs(shift: number): void {
-    this.stopBarcodesFromPairs()
+    this.fromPairs.stop()
     this.pairShift = shift
     this.pairs!.retain((_id, hash) => inSample(hash, shift))
   }
@@ -274,7 +202,7 @@ export class BarcodeUmiCounts {
     this.foldTallies()
     this.partitions = undefined
     this.leftOutbox = parts.takeOutbox()
-    this.stopBarcodesFromPairs()
+    this.fromPairs.stop()
     this.addPartitionState(parts.exportState(), true)
   }
 
@@ -318,12 +246,12 @@ export class BarcodeUmiCounts {
       rows[4 * i] = pairs[2 * i]!
       rows[4 * i + 2] = pairs[2 * i + 1]!
     }
-    const saved = this.rows
-    this.rows = rows
-    this.stopBarcodesFromPairs()
+    const saved = this.rows.words
+    this.rows.words = rows
+    this.fromPairs.stop()
     this.countBarcodes(0, n)
     if (this.pairs) this.countPairs(0, n)
-    this.rows = saved
+    this.rows.words = saved
   }
 
   /** The StatsState fields of barcodes and pairs (`what`: PairPartitions.exportState). */
@@ -338,7 +266,7 @@ export class BarcodeUmiCounts {
       const table = partitionBarcodeTable(s)
       return { barcodes: [{ table, hll: newHll(), untrackedRecords: 0 }], pairs: noPairs, pairShift: 0, partitions: s }
     }
-    this.moveCountsToBarcodes()
+    this.fromPairs.move()
     return {
       barcodes: this.barcodes.map((b) => b.exportState()),
       pairs: (this.pairs ?? new CountTable(this.keyWords + 2, 0, 0)).exportState(),
@@ -369,16 +297,16 @@ export class BarcodeUmiCounts {
       return
     }
     this.leavePartitions()
-    this.moveCountsToBarcodes()
+    this.fromPairs.move()
     const pairs = this.pairs
     if (pairs && (s.partitions || s.pairShift > this.pairShift || pairs.size + s.pairs.size > pairs.maxEntries)) {
-      this.stopBarcodesFromPairs() // the merge may halve the pairs
+      this.fromPairs.stop() // the merge may halve the pairs
     }
-    // A state of partitions lists its barcodes there (its table is the same, or left out: `partial`).
+    // A state of partitions lists its barcodes there (its table holds the same).
     if (s.partitions) this.addPartitionState(s.partitions, true, pairs !== undefined)
     else s.barcodes.forEach((b, i) => this.barcodes[i]?.merge(b))
     this.mergePairs(s)
-    this.markPairCountsMoved() // s's barcodes came with s.barcodes: its pairs' counts are not moved again
+    this.fromPairs.markMoved() // s's barcodes came with it: its pairs' counts are not moved again
   }
 
   private mergePairs(s: StatsState): void {
