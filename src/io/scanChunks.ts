@@ -122,6 +122,8 @@ class ChunkScan {
   private k = 0
   private pos: number
   private alignments = 0
+  /** Chunks the last clean run indexed. */
+  private runChunks = 0
   private error: RadErrorData | undefined
   private reported = 0
   private lastProgress = 0
@@ -160,7 +162,10 @@ class ChunkScan {
     while (this.k < this.kEnd) {
       const block = this.hop() ? undefined : this.reader.block(this.pos, CHUNK_HEADER_BYTES)
       const run = block && this.headerRuns ? this.headerRun(block.start, block.bytes) : false
+      const from = this.pos
       if (run || (this.cleanRuns && block?.words && this.cleanRun(block.start, block.words))) {
+        const fed = block && !run ? this.feed(block.start, block.bytes, from) : undefined
+        if (fed) await this.pace.waitForFeed(fed)
         this.flush(false)
         await this.pace.pause()
         continue
@@ -216,10 +221,19 @@ class ChunkScan {
   /** The hot path over the block in hand; false when it could not take the next chunk. */
   private cleanRun(start: number, words: Uint32Array): boolean {
     const run = scanCleanRun(words, start, this.pos, this.kEnd - this.k, this.bounds, this.opts.check, this.index)
+    this.runChunks = run.chunks
     this.k += run.chunks
     this.pos = run.end
     this.alignments += run.alignments
     return run.chunks > 0
+  }
+
+  /** Hands the clean run just walked (the block's bytes [from, pos)) to onCleanRun. */
+  private feed(blockStart: number, bytes: Uint8Array, from: number): Promise<void> | undefined {
+    const { onCleanRun } = this.opts
+    if (!onCleanRun) return undefined
+    const run = bytes.subarray(from - blockStart, this.pos - blockStart)
+    return onCleanRun(run, from, this.k - this.runChunks, this.runChunks, this.convention)
   }
 
   /** The hot path over the block in hand for compressed chunks, headers only; false when it took none. */

@@ -12,6 +12,8 @@ export interface ScanProgress {
   chunks: number
   records: number
   elapsedMs: number
+  /** Bytes fed to the statistics pass beside the walk so far (ADR 0017), when it feeds one. */
+  fedBytes?: number
 }
 
 export type ChunkVerdict = boolean | undefined
@@ -28,6 +30,18 @@ export interface ScanChunksOptions {
     chunk: number,
     convention: NbytesConvention,
   ) => ChunkVerdict | Promise<ChunkVerdict>
+  /**
+   * The bytes of each clean run (whole chunks that passed the header checks and, with `check`,
+   * the records' checks): `chunks` chunks from `firstChunk` at file offset `start`. A promise
+   * holds the walk until it settles (the statistics feed, walkFeed.ts). Only plain chunks.
+   */
+  onCleanRun?: (
+    bytes: Uint8Array,
+    start: number,
+    firstChunk: number,
+    chunks: number,
+    convention: NbytesConvention,
+  ) => Promise<void> | undefined
   /** Check every chunk's records in place (layout, reference ids, sequence widths). */
   check?: CheckPlan
   /** New index entries since the last call (fresh buffers, safe to transfer). */

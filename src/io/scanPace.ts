@@ -11,6 +11,8 @@ export interface ScanTiming {
   yieldMs: number
   /** Paused at the page's request (`held`). */
   heldMs: number
+  /** Waiting for the statistics feed to take a clean run (onCleanRun; absent without one). */
+  feedWaitMs?: number
 }
 
 /** Longest stretch of computing between yields to the thread's tasks, where the reads in flight make progress (yieldTask). */
@@ -46,6 +48,16 @@ export class ScanPace {
       return await read
     } finally {
       this.timing.readWaitMs += performance.now() - asked
+    }
+  }
+
+  /** Awaits `work` (the statistics feed taking a run), counting the time as feedWaitMs. */
+  async waitForFeed(work: Promise<void>): Promise<void> {
+    const asked = performance.now()
+    try {
+      await work
+    } finally {
+      this.timing.feedWaitMs = (this.timing.feedWaitMs ?? 0) + performance.now() - asked
     }
   }
 

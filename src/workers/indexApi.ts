@@ -16,11 +16,14 @@ import { CHECK_TIMEOUT_MS, remoteChecker } from './remoteChecker'
 import { cancelled, unreadable } from './scanFile'
 import { scanOrInstall } from './knownIndex'
 import { sidecarOf } from '../io/sidecarBeside'
+import { WalkFeed } from './walkFeed'
 
 interface Job {
   controller: AbortController
   /** performance.now() until which the walk stays paused (holdFor). */
   holdUntil: number
+  /** The statistics pass's channels (ScanRequest.feed), when the page gave them. */
+  feed: WalkFeed | undefined
 }
 
 /** The longest pause one holdFor call can ask for: a page that stops asking lets the walk go on soon. */
@@ -76,7 +79,8 @@ export function makeIndexApi(open: OpenSource = openByteSource): IndexApi {
       options?: ScanRequest,
     ): Promise<ScanSummary> {
       const controller = new AbortController()
-      const job: Job = { controller, holdUntil: 0 }
+      const feed = options?.feed && options.feed.length > 0 ? new WalkFeed(options.feed) : undefined
+      const job: Job = { controller, holdUntil: 0, feed }
       jobs.set(jobId, job)
       try {
         const started = Date.now()
@@ -121,17 +125,23 @@ export function makeIndexApi(open: OpenSource = openByteSource): IndexApi {
               checker: options?.checkBeside || options?.countStats ? startChecker : undefined,
               countStats: options?.countStats === true,
               held: () => Math.max(0, job.holdUntil - performance.now()),
+              ...(feed ? { feed } : {}),
             },
           ),
         )
         const head = summary.salvage?.head.buffer
         return head instanceof ArrayBuffer ? transfer(summary, [head]) : summary
       } finally {
+        // Not walked, or stopped early: the pass's workers hear the feed ended all the same.
+        feed?.finish()
         jobs.delete(jobId)
       }
     },
     cancel(jobId: number): void {
       jobs.get(jobId)?.controller.abort()
+    },
+    stopFeed(jobId: number): void {
+      jobs.get(jobId)?.feed?.stop()
     },
     holdFor(jobId: number, ms: number): void {
       const job = jobs.get(jobId)

@@ -20,7 +20,7 @@ import type { IntegrityIssue, IntegrityStatus } from '../rad/checks/integrity'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import type { CompiledFilter } from '../rad/filter/recordFilter'
 import type { BadChunk, ChunkRequest } from './chunkRequest'
-import type { StatsReport, StatsWorkerApi } from './statsProtocol'
+import type { FedRanges, StatsReport, StatsWorkerApi } from './statsProtocol'
 
 /** What the index worker learns as soon as the prelude is read. */
 export interface OpenedFile {
@@ -117,6 +117,11 @@ export interface ScanSummary {
    */
   stats?: unknown
   /**
+   * The chunks the walk fed the statistics pass as it went (ScanRequest.feed, ADR 0017); the pass
+   * reads the others itself. Absent when it fed none (no feed, a known index, compressed chunks).
+   */
+  fed?: FedRanges
+  /**
    * Cells passes a sidecar or the index cache kept, under their annotations' fingerprints and
    * cut-offs (src/rad/cells/cellsSection.ts, JSON as stored): shown instead of a pass when the
    * same files are given at the same cut-off.
@@ -144,6 +149,12 @@ export interface ScanRequest {
    * installed from a sidecar or the cache is not walked and counts nothing.
    */
   countStats?: boolean
+  /**
+   * One channel a decode worker: the walk sends them the chunks it has checked, for the
+   * statistics pass the page began beside it (walkFeed.ts, ADR 0017), so a local file is read
+   * once for both. Only plain chunks walked in the index worker's own thread are fed.
+   */
+  feed?: MessagePort[]
 }
 
 export interface IndexApi {
@@ -161,6 +172,8 @@ export interface IndexApi {
    * cores (bench/results.md). Later calls extend or shorten the pause.
    */
   holdFor(jobId: number, ms: number): void
+  /** The statistics pass fed by scan `jobId` is gone: the walk feeds it no more (ADR 0017). */
+  stopFeed(jobId: number): void
   /** Answers at once: the page's heartbeat, to notice a worker that died without an error event. */
   ping(): number
 }
@@ -247,6 +260,10 @@ export type {
 } from './passProtocol'
 export type {
   BucketOwners,
+  FedRanges,
+  FedTotals,
+  FeedAnswer,
+  FeedMessage,
   SpillPlan,
   StatsBatchResult,
   StatsCutoffs,

@@ -17,6 +17,7 @@ import { inferSemantics } from '../rad/prelude/semantics'
 import type { ChunkColumns, NbytesConvention, Prelude } from '../rad/types'
 import { makeCheckPlan } from '../rad/checks/valueChecks'
 import { ChecksBeside } from './checksBeside'
+import type { WalkFeed } from './walkFeed'
 import type { RecordChecker } from './checksBeside'
 import { dropFirst, readFirstChunks } from './firstChunks'
 import type { OpenedFile, SalvageOffer, ScanProgress, ScanSummary } from './protocol'
@@ -55,6 +56,12 @@ export interface ScanOptions {
   held?: () => number
   /** The file's sidecar fingerprint when the caller took it already (scanOrInstall). */
   hashed?: HashedFingerprint
+  /**
+   * The statistics pass the page began beside the walk (walkFeed.ts, ADR 0017): plain chunks
+   * walked in this thread are fed to it as they are checked. Finished (its workers told the walk
+   * ended) whatever happens; the summary says what it fed (`fed`).
+   */
+  feed?: WalkFeed
   /** Bytes a read of the walk (scanChunks' default when absent): tests read small blocks to act at a chosen chunk. */
   blockSize?: number
 }
@@ -152,6 +159,8 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
     // An unknown codec (§6): nothing to check, the records cannot be decompressed (scanChunks maps only).
     const remote = prelude.codec === 'unknown' ? undefined : opts.checker?.(prelude, opts.countStats === true)
     beside = remote ? new ChecksBeside(prelude, remote) : undefined
+    // Plain chunks walked here (not beside: the checker takes every chunk's bytes) feed the pass.
+    const feed = prelude.codec === 'none' && !beside ? opts.feed : undefined
     const result = await scanChunks(source, prelude, {
       signal,
       ...(beside ? { onChunk: beside.add } : { check: makeCheckPlan(prelude, inferSemantics(prelude)) }),
@@ -159,22 +168,29 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
       ...held,
       ...(opts.blockSize ? { blockSize: opts.blockSize } : {}),
       ...(mapped ? {} : { onIndex }),
-      onProgress,
+      ...(feed ? { onCleanRun: feed.offer } : {}),
+      onProgress: feed
+        ? (p) => {
+            onProgress({ ...p, fedBytes: feed.bytes })
+          }
+        : onProgress,
     })
+    const fed = feed?.finish()
+    const withFed = (summary: ScanSummary): ScanSummary => (fed && fed.chunks > 0 ? { ...summary, fed } : summary)
     const found = await findings(result, beside)
     if (result.cancelled) {
       await Promise.all(pending)
-      return cancelledWith(found, started)
+      return withFed(cancelledWith(found, started))
     }
     const change = await changeSinceOpened(file, fingerprint, result, signal)
     if (change) {
       await Promise.all(pending)
-      return changed(change, started, result)
+      return withFed(changed(change, started, result))
     }
     const status = integrityStatus(found.issues, true)
     const salvage = status === 'damaged' ? await salvageOffer(opened, found) : undefined
     await Promise.all(pending)
-    return completed(result, found, status, salvage, started, mapped)
+    return withFed(completed(result, found, status, salvage, started, mapped))
   } catch (e) {
     if (isAbort(e, signal)) {
       await Promise.all(pending)

@@ -49,6 +49,35 @@ export interface SpillPlan {
   rowsUpTo: number
 }
 
+/**
+ * The index walk's bytes to a statistics worker (walkFeed.ts, statsFeed.ts; ADR 0017): whole
+ * chunks the walk has checked, copied into a buffer the walk lends. `segments` are triples
+ * (file offset, length, first chunk's number) in the buffer's order; `end` says the walk sends no
+ * more. The worker answers each buffer with `free`, giving it back.
+ */
+export type FeedMessage =
+  | { kind: 'bytes'; buffer: ArrayBuffer; length: number; segments: number[]; convention: NbytesConvention }
+  | { kind: 'end' }
+export interface FeedAnswer {
+  kind: 'free'
+  buffer: ArrayBuffer
+}
+
+/** What the walk fed the pass (ScanSummary.fed): byte ranges [start, end) flattened, in file order. */
+export interface FedRanges {
+  ranges: number[]
+  bytes: number
+  chunks: number
+}
+
+/** What a worker counted of the walk's bytes (statsFedDone). */
+export interface FedTotals {
+  chunks: number
+  bytes: number
+  records: number
+  bad: BadChunk[]
+}
+
 export interface StatsWorkerApi {
   /**
    * Starts pass `pass` on this worker: a fresh accumulator (any earlier pass's state is dropped)
@@ -66,6 +95,13 @@ export interface StatsWorkerApi {
   statsPeers(pass: number, ports: (MessagePort | undefined)[]): Promise<void>
   /** Resolves once every peer's rows sent over the channels were counted here (the pass's end). */
   statsPeersDone(pass: number): Promise<void>
+  /**
+   * The channel the index walk sends its checked chunks over (FeedMessage): counted as they come,
+   * each buffer given back (ADR 0017).
+   */
+  statsFeed(pass: number, port: MessagePort): Promise<void>
+  /** Resolves, once the walk's `end` has come and everything it sent is counted, with what was. */
+  statsFedDone(pass: number): Promise<FedTotals>
   /** Counts pairs of this worker's buckets another worker decoded (its StatsBatchResult.foreign). */
   statsRows(pass: number, rows: Uint32Array): void
   /**

@@ -9,8 +9,8 @@ import { RadError, fmtInt } from '../rad/errors'
 import { inferSemantics } from '../rad/prelude/semantics'
 import type { NbytesConvention } from '../rad/types'
 import type { BucketOwners, ChunkRequest, SpillPlan, StatsBatchResult, StatsWorkerApi } from './protocol'
-import { ReadBuffers, walkBatch } from './walkBatch'
-import type { Decoder } from './walkBatch'
+import { ReadBuffers, chunksIn, visitChunks, walkBatch } from './walkBatch'
+import type { ChunkVisit, Decoder } from './walkBatch'
 import {
   barcodeRuns,
   barcodesAtLeast,
@@ -28,6 +28,8 @@ import type { Semantics } from '../rad/prelude/semantics'
 import type { StatsReport } from './protocol'
 import { OpfsSpill } from './opfsSpill'
 import { StatsPeers } from './statsPeers'
+import { FeedIn } from './statsFeed'
+import type { FedTotals } from './statsProtocol'
 
 interface Pass {
   id: number
@@ -37,6 +39,8 @@ interface Pass {
   spilledBefore: number
   /** The channels to the pass's other workers, when the page gave them (statsPeers). */
   peers: StatsPeers | undefined
+  /** The index walk's channel, when it feeds this pass (statsFeed, ADR 0017). */
+  feed: FeedIn | undefined
   decoder: Decoder
   sem: Semantics
   acc: StatsAccumulator
@@ -84,6 +88,7 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
     async statsPeersDone(id) {
       await currentNow(id).peers?.end()
     },
+    ...feedMethods(current, currentNow),
     statsRows(id, rows) {
       currentNow(id).acc.addForeignRows(rows)
     },
@@ -148,7 +153,26 @@ export function statsMethods(decoder: () => Promise<Decoder>): StatsWorkerApi {
       if (pass?.id !== id) return
       void pass.spill?.remove()
       pass.peers?.close()
+      pass.feed?.close()
       pass = undefined
+    },
+  }
+}
+
+/** The index walk's feed into a pass (ADR 0017): its channel, and the end of what it sent. */
+function feedMethods(
+  current: (id: number) => Promise<Pass>,
+  currentNow: (id: number) => Pass,
+): Pick<StatsWorkerApi, 'statsFeed' | 'statsFedDone'> {
+  return {
+    async statsFeed(id, port) {
+      const p = await current(id)
+      p.feed?.close()
+      p.feed = new FeedIn(port, (bytes, segments, convention) => countFed(p, bytes, segments, convention))
+    },
+    async statsFedDone(id) {
+      const feed = currentNow(id).feed
+      return feed ? await feed.done() : { chunks: 0, bytes: 0, records: 0, bad: [] }
     },
   }
 }
@@ -171,6 +195,7 @@ async function startPass(id: number, d: Decoder, owners: BucketOwners, plan: Spi
     spill,
     spilledBefore: 0,
     peers: undefined,
+    feed: undefined,
     decoder: d,
     sem,
     acc,
@@ -203,15 +228,24 @@ function releaseSpill(p: Pass): void {
   p.spill = undefined
 }
 
-/** Walks the batch (walkBatch.ts) into the accumulator; bad chunks are listed and skipped. */
-async function addBatch(p: Pass, batch: ChunkRequest[], convention: NbytesConvention): Promise<StatsBatchResult> {
-  const out: StatsBatchResult = { chunks: 0, bytes: 0, records: 0, bad: [], foreign: [] }
-  const walk = await walkBatch(p.decoder, batch, convention, buffers.take(), (chunk) => {
+/** A walk's visitor adding each chunk to the pass's accumulator and to `out`'s tallies. */
+function countInto(
+  p: Pass,
+  out: { chunks: number; bytes: number; records: number },
+  convention: NbytesConvention,
+): (chunk: ChunkVisit) => void {
+  return (chunk) => {
     // A plain scRNA chunk is counted from its bytes (StatsAccumulator.addChunkBytes), else decoded.
     out.records += p.acc.addChunkOrDecode(chunk.bytes, chunk.req.chunk, convention, () => chunk.decode())
     out.chunks++
     out.bytes += chunk.req.nbytes
-  })
+  }
+}
+
+/** Walks the batch (walkBatch.ts) into the accumulator; bad chunks are listed and skipped. */
+async function addBatch(p: Pass, batch: ChunkRequest[], convention: NbytesConvention): Promise<StatsBatchResult> {
+  const out: StatsBatchResult = { chunks: 0, bytes: 0, records: 0, bad: [], foreign: [] }
+  const walk = await walkBatch(p.decoder, batch, convention, buffers.take(), countInto(p, out, convention))
   buffers.giveBack(walk.buffer)
   out.bad = walk.bad
   const foreign = p.acc.takeForeignRows()
@@ -221,6 +255,30 @@ async function addBatch(p: Pass, batch: ChunkRequest[], convention: NbytesConven
     out,
     out.foreign.flatMap((rows) => (rows ? [rows.buffer as ArrayBuffer] : [])),
   )
+}
+
+/**
+ * Counts a buffer the index walk fed (statsFeed.ts): its segments' chunks, back to back, as a
+ * batch's (the bytes are ours: a chunk that must be decoded is decoded in place). The rows of
+ * others' buckets go to their owners over the peers' channels, which a fed pass always has.
+ */
+function countFed(p: Pass, bytes: Uint8Array, segments: readonly number[], convention: NbytesConvention): FedTotals {
+  const totals: FedTotals = { chunks: 0, bytes: 0, records: 0, bad: [] }
+  for (let s = 0, at = 0; s + 2 < segments.length; s += 3) {
+    const [offset, length, first] = [segments[s]!, segments[s + 1]!, segments[s + 2]!]
+    const segment = bytes.subarray(at, at + length)
+    at += length
+    const reqs = chunksIn(segment, offset, first, convention)
+    totals.bad.push(
+      ...visitChunks(p.decoder, segment, offset, reqs, convention, true, countInto(p, totals, convention)),
+    )
+  }
+  const foreign = p.acc.takeForeignRows()
+  if (p.peers) p.peers.send(foreign)
+  else if (foreign.some(Boolean)) {
+    throw new Error('internal: a fed pass of several workers without channels between them')
+  }
+  return totals
 }
 
 /** This worker's accumulator and the others' snapshots, summed for a partial report. */

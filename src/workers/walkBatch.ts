@@ -9,7 +9,7 @@
  * next chunk; the bytes are already read. A failed read, or any other error, ends the call.
  */
 import type { ByteSource } from '../io/byteSource'
-import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout } from '../rad/decode/chunk'
+import { CHUNK_HEADER_BYTES, chunkSpan, recordLayout, u32le } from '../rad/decode/chunk'
 import type { RecordLayout } from '../rad/decode/chunk'
 import { decodeChunk, decodeChunkInPlace } from '../rad/decode/decodeChunk'
 import { InPlaceScratch } from '../rad/decode/decodeInPlace'
@@ -102,8 +102,27 @@ export async function walkBatch(
   const start = first.offset
   const end = last.offset + chunkSpan(last.nbytes, convention)
   const { bytes, owned } = await readBatch(decoder.source, start, end - start, spare)
+  bad.push(...visitChunks(decoder, bytes, start, batch, convention, owned, visit))
+  return { bad, buffer: owned ? (bytes.buffer as ArrayBuffer) : undefined }
+}
+
+/**
+ * Visits each of `reqs`, chunks lying in `bytes` (the file from byte `start`), in order: the one
+ * bad-chunk rule (a visitor's RadError lists the chunk and the walk goes on). `owned`: the bytes
+ * are ours to decode in place.
+ */
+export function visitChunks(
+  decoder: Decoder,
+  bytes: Uint8Array,
+  start: number,
+  reqs: readonly ChunkRequest[],
+  convention: NbytesConvention,
+  owned: boolean,
+  visit: (chunk: ChunkVisit) => void,
+): BadChunk[] {
+  const bad: BadChunk[] = []
   const { prelude, layout } = decoder
-  for (const req of batch) {
+  for (const req of reqs) {
     const from = req.offset - start
     const chunkBytes = bytes.subarray(from, Math.min(bytes.length, from + chunkSpan(req.nbytes, convention)))
     if (chunkBytes.length < CHUNK_HEADER_BYTES) {
@@ -127,5 +146,24 @@ export async function walkBatch(
       bad.push({ chunk: req.chunk, error: e.inChunk(req.chunk).toData() })
     }
   }
-  return { bad, buffer: owned ? (bytes.buffer as ArrayBuffer) : undefined }
+  return bad
+}
+
+/**
+ * The chunks back to back in `bytes` (the file from byte `start`, chunk `firstChunk` first), as
+ * requests, read from their headers (§4.1); a header cut short ends the list.
+ */
+export function chunksIn(
+  bytes: Uint8Array,
+  start: number,
+  firstChunk: number,
+  convention: NbytesConvention,
+): ChunkRequest[] {
+  const reqs: ChunkRequest[] = []
+  for (let at = 0, chunk = firstChunk; at + CHUNK_HEADER_BYTES <= bytes.length; chunk++) {
+    const nbytes = u32le(bytes, at)
+    reqs.push({ chunk, offset: start + at, nbytes })
+    at += Math.max(CHUNK_HEADER_BYTES, chunkSpan(nbytes, convention))
+  }
+  return reqs
 }

@@ -7,10 +7,11 @@ import type { SourceSpec } from '../../src/io/sourceSpec'
 import { makeDecoder } from '../../src/workers/walkBatch'
 import type { Decoder } from '../../src/workers/walkBatch'
 import { statsMethods } from '../../src/workers/statsWorker'
-import { prelude } from './salmonChunks'
+import { prelude as salmonPrelude } from './salmonChunks'
+import type { Prelude } from '../../src/rad/types'
 
 /** A decode worker on a MessageChannel with the statistics methods of decode.worker.ts. */
-export function statsWorker(): Worker {
+export function statsWorker(prelude: Prelude = salmonPrelude): Worker {
   const { port1, port2 } = new MessageChannel()
   let decoder: Decoder | undefined
   expose(

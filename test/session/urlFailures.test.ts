@@ -61,6 +61,7 @@ describe('RadSession on a URL that cannot be fetched', () => {
       scan: () => Promise.resolve(unreadable(failed, Date.now())),
       cancel: () => undefined,
       holdFor: () => undefined,
+      stopFeed: () => undefined,
       ping: () => 0,
     }
     const decode = {} as DecodeApi

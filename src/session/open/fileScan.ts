@@ -4,14 +4,15 @@
  * in the page's cache (ADR 0007). The walk's events land through scanEvents.ts; this module holds
  * the prelude they report (`opened`), which every pass then starts from.
  */
-import { proxy } from 'comlink'
+import { proxy, transfer } from 'comlink'
 import { isFileChange } from '../../io/fileFingerprint'
 import { isFetchFailure } from '../../io/httpSource'
 import type { SourceSpec } from '../../io/sourceSpec'
 import { cellsSectionFromJson, withKeptCells } from '../../rad/cells/cellsSection'
 import type { KeptCells } from '../../rad/cells/cellsSection'
 import { RadError, fmtInt } from '../../rad/errors'
-import type { OpenedFile, ScanSummary, StatsReport } from '../../workers/protocol'
+import type { OpenedFile, ScanEvents, ScanSummary, StatsReport } from '../../workers/protocol'
+import { chunksNotFed, indexedBytes } from '../rows/lanes'
 import { cores } from '../defaultWorkers'
 import { startStatsOnOpen } from '../passes/statsOnOpen'
 import type { StatsRun } from '../passes/statsRun'
@@ -122,13 +123,21 @@ export class FileScan {
     const onOpened = (opened: OpenedFile): void => {
       this.opened = opened
     }
-    const events = scanEvents({ ...of, onOpened })
-    const useCache = of.indexCache !== undefined && !sidecar
-    const given = of.fresh ? { fresh: true } : sidecar ? { sidecar } : {}
     // A URL's statistics are counted during the walk: one download, not two (docs/stats.md, "One read for a URL").
     const countStats = of.source.kind === 'url'
-    const options = { checkBeside: checkBeside(cores()), useCache, countStats, ...given }
-    this.worker.api.scan(of.source, of.id, proxy(events), options).then(
+    // A local file's walk feeds the statistics pass begun beside it: one read, not two (ADR 0017).
+    const feed = !countStats && typeof MessageChannel !== 'undefined' ? of.stats.feedChannels(of.pool.size) : []
+    const events = this.fedEvents(scanEvents({ ...of, onOpened }), feed.length > 0)
+    const useCache = of.indexCache !== undefined && !sidecar
+    const given = of.fresh ? { fresh: true } : sidecar ? { sidecar } : {}
+    const options = {
+      checkBeside: checkBeside(cores()),
+      useCache,
+      countStats,
+      ...given,
+      ...(feed.length ? { feed } : {}),
+    }
+    this.worker.api.scan(of.source, of.id, proxy(events), transfer(options, feed)).then(
       (summary) => {
         this.finish(summary.error ? RadError.fromData(summary.error) : undefined, summary)
       },
@@ -136,6 +145,44 @@ export class FileScan {
         this.finish(e instanceof Error ? e : new Error(String(e)))
       },
     )
+  }
+
+  /**
+   * The scan's events, with the fed pass's part (ADR 0017) when `feeding`: the pass begins once
+   * the walk is under way (the index comes from a scan, the pool has the convention), and hears
+   * the walk's feed as it goes.
+   */
+  private fedEvents(events: ScanEvents, feeding: boolean): ScanEvents {
+    if (!feeding) return events
+    const { of } = this
+    let scanning = false
+    const begin = (): void => {
+      const opened = this.opened
+      if (!scanning || !opened || !of.live()) return
+      const expected = opened.sourceSize - opened.prelude.firstChunkOffset
+      of.stats.startFed(expected, () => {
+        if (this.worker.running) void this.worker.api.stopFeed(of.id)
+      })
+    }
+    return {
+      ...events,
+      indexSource: (indexSource, rejected) => {
+        scanning = indexSource === 'scan'
+        events.indexSource(indexSource, rejected)
+      },
+      first: (added, chunks, convention) => {
+        events.first(added, chunks, convention)
+        begin()
+      },
+      index: (added, convention) => {
+        events.index(added, convention)
+        begin()
+      },
+      progress: (p) => {
+        events.progress(p)
+        if (p.fedBytes !== undefined && of.live()) of.stats.fedProgress(p.fedBytes)
+      },
+    }
   }
 
   /** The index worker died: report it; everything indexed so far stays browsable. */
@@ -162,9 +209,13 @@ export class FileScan {
       records: of.index.records,
     })
     this.readKeptCells(summary)
-    if (error instanceof RadError && isFileChange(error)) of.onFileChanged(error)
+    if (error instanceof RadError && isFileChange(error)) {
+      of.stats.dropFed()
+      of.onFileChanged(error)
+    }
     // A URL whose server failed mid-scan: the statistics would read it again; Retry opens it anew.
     else if (of.index.count > 0 && !summary?.cancelled && !isFetchFailure(error)) this.startStats(summary)
+    else of.stats.dropFed()
   }
 
   /** The cells passes a sidecar or cached index held; entries of another shape are dropped with a notice. */
@@ -186,6 +237,17 @@ export class FileScan {
     const keep = (report: StatsReport | undefined): void => {
       this.keepInCache(report)
     }
+    // The pass the walk fed goes on with the chunks it did not feed (ADR 0017).
+    const rest = {
+      convention: summary?.convention ?? 'header-inclusive',
+      reqs: chunksNotFed(index, summary?.fed),
+      totalChunks: index.count,
+      totalBytes: indexedBytes(index),
+    } as const
+    const fed = summary ? stats.walkEnded(rest) : 'none'
+    if (!summary) stats.dropFed()
+    if (fed === 'taken') keep(undefined)
+    if (fed !== 'none') return
     startStatsOnOpen({ source, stats, index, summary, indexSource: store.current.indexSource, keep })
   }
 

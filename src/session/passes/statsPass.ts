@@ -15,6 +15,7 @@
  * answers with the JSON and the thinned rank curve: the page never sees a record.
  */
 import { transfer } from 'comlink'
+import { RadError } from '../../rad/errors'
 import { statsTransferables } from '../../rad/stats'
 import type { NbytesConvention } from '../../rad/types'
 import type { WorkerCall } from '../rows/decodePool'
@@ -108,27 +109,117 @@ export function startingProgress(reqs: readonly ChunkRequest[]): StatsProgress {
   }
 }
 
-/** Runs the pass; resolves with the final report (worker 0 keeps the totals, for statsCutoffs). */
-export async function runStatsPass(
+/** Runs the pass over `reqs`; resolves with the final report (worker 0 keeps the totals, for statsCutoffs). */
+export function runStatsPass(
   calls: readonly WorkerCall[],
   convention: NbytesConvention,
   reqs: readonly ChunkRequest[],
   opts: StatsPassOptions,
 ): Promise<StatsReport> {
-  const head = calls[0]
-  if (!head) throw new Error('internal: a statistics pass without workers')
+  return runPass(calls, startingProgress(reqs), opts, (run) => run.countChunks(convention, reqs))
+}
+
+/** What the index walk fed a pass begun beside it (ADR 0017), once it has ended. */
+export interface WalkedRest {
+  convention: NbytesConvention
+  /** The chunks indexed that the walk did not feed: the pass reads them itself. */
+  reqs: ChunkRequest[]
+  /** Every chunk indexed, and their bytes (nbytes): the pass's whole. */
+  totalChunks: number
+  totalBytes: number
+}
+
+/** A pass the index walk feeds as it goes (walkFeed.ts, ADR 0017). */
+export interface FedPass {
+  /** One port a worker; their other ends went to the walk (ScanRequest.feed). */
+  ports: readonly MessagePort[]
+  /** The bytes the pass will cover, roughly, until the walk has ended (the file's, from the first chunk). */
+  expectedBytes: number
+  /** The walk's end; rejects (CANCELLED) when it was cancelled or failed before a pass could follow. */
+  walked: Promise<WalkedRest>
+  /** Set by the pass while the walk feeds it: told the bytes fed so far (ScanProgress.fedBytes). */
+  onFed?: ((bytes: number) => void) | undefined
+}
+
+/**
+ * Runs a pass the index walk feeds: the workers count what it sends as it checks the chunks, then
+ * read the chunks it did not feed (the straddling ones, all of them if it fed none) as
+ * runStatsPass does, and report.
+ */
+export function runFedStatsPass(
+  calls: readonly WorkerCall[],
+  fed: FedPass,
+  opts: StatsPassOptions,
+): Promise<StatsReport> {
+  const progress = { ...startingProgress([]), totalBytes: fed.expectedBytes }
+  return runPass(calls, progress, opts, async (run) => {
+    await run.feedFrom(fed.ports)
+    fed.onFed = (bytes) => {
+      progress.bytes = Math.min(bytes, progress.totalBytes)
+      run.progressed()
+    }
+    let rest: WalkedRest
+    try {
+      rest = await untilAborted(fed.walked, opts.signal)
+    } finally {
+      fed.onFed = undefined
+    }
+    // The fed chunks are the indexed ones the rest leaves out.
+    progress.totalBytes = rest.totalBytes
+    progress.totalChunks = rest.totalChunks
+    progress.bytes = rest.totalBytes - rest.reqs.reduce((sum, q) => sum + q.nbytes, 0)
+    progress.chunks = rest.totalChunks - rest.reqs.length
+    await run.countChunks(rest.convention, rest.reqs)
+    await run.fedDone()
+  })
+}
+
+/** `work`, or CANCELLED as soon as `signal` aborts. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new RadError('CANCELLED', 'the statistics pass was cancelled'))
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      reject(new RadError('CANCELLED', 'the statistics pass was cancelled'))
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(resolve, reject).finally(() => {
+      signal.removeEventListener('abort', onAbort)
+    })
+  })
+}
+
+/** What a pass's counting may do (runPass): read chunks, take the walk's feed. */
+interface PassRun {
+  countChunks(convention: NbytesConvention, reqs: readonly ChunkRequest[]): Promise<void>
+  feedFrom(ports: readonly MessagePort[]): Promise<void>
+  /** Adds the fed chunks' records (and those it could not count) once the walk's feed is all counted. */
+  fedDone(): Promise<void>
+  /** Tells the page the progress as it stands. */
+  progressed(): void
+}
+
+/**
+ * The pass's frame: begin on every worker (channels between them), partial reports while `count`
+ * runs, the rows all handed over, then the final report.
+ */
+async function runPass(
+  calls: readonly WorkerCall[],
+  progress: StatsProgress,
+  opts: StatsPassOptions,
+  count: (run: PassRun) => Promise<void>,
+): Promise<StatsReport> {
+  if (!calls[0]) throw new Error('internal: a statistics pass without workers')
   const { pass, signal } = opts
   const started = performance.now()
-  const progress = startingProgress(reqs)
   const tick = (): StatsProgress => {
     progress.elapsedMs = performance.now() - started
     const rate = progress.bytes / progress.elapsedMs
     progress.etaMs = progress.bytes > 0 ? (progress.totalBytes - progress.bytes) / rate : undefined
     return { ...progress }
   }
-  const count = calls.length
-  const plan = spillPlanOf(progress.totalBytes, count)
-  await Promise.all(calls.map((call, index) => call((api) => api.statsBegin(pass, { count, index }, plan))))
+  const workers = calls.length
+  const plan = spillPlanOf(progress.totalBytes, workers)
+  await Promise.all(calls.map((call, index) => call((api) => api.statsBegin(pass, { count: workers, index }, plan))))
   const peered = await connectPeers(calls, pass)
   // Rows on their way to their owner: all counted before the final report.
   const handed = new Set<Promise<void>>()
@@ -146,49 +237,59 @@ export async function runStatsPass(
       handed.add(settled)
     })
   }
-  const { report, partialReport } = reportsOf(calls, pass)
-  let reporting: Promise<void> | undefined
-  let timer: ReturnType<typeof setTimeout> | undefined
-  let ended = false
-  let failed = false
-  const partial = (): void => {
-    const t0 = performance.now()
-    reporting = partialReport()
-      .then((r) => {
-        if (!failed && !signal.aborted) opts.onPartial(r, tick())
+  const run: PassRun = {
+    countChunks: async (convention, reqs) => {
+      const lanes = lanesOf(calls, (api, batch) => api.statsBatch(pass, batch, convention))
+      const onBatch = (r: StatsBatchResult, batch: ChunkRequest[]): void => {
+        progress.bytes += batch.reduce((sum, q) => sum + q.nbytes, 0)
+        progress.chunks += batch.length
+        progress.records += r.records
+        handOver(r.foreign)
+        opts.onProgress(tick())
+      }
+      await runLanes(lanes, passBatches(reqs, convention, STATS_BATCH_BYTES), onBatch, {
+        what: 'the statistics pass',
+        signal,
+        onBadChunk: () => {
+          progress.skippedChunks++
+        },
       })
-      .catch(() => undefined)
-      .finally(() => {
-        reporting = undefined
-        const wait = Math.max(REPORT_EVERY_MS, REPORT_COST_RATIO * (performance.now() - t0))
-        if (!ended) timer = setTimeout(partial, wait)
-      })
-  }
-  timer = setTimeout(partial, REPORT_EVERY_MS)
-  try {
-    const lanes = lanesOf(calls, (api, batch) => api.statsBatch(pass, batch, convention))
-    const onBatch = (r: StatsBatchResult, batch: ChunkRequest[]): void => {
-      progress.bytes += batch.reduce((sum, q) => sum + q.nbytes, 0)
-      progress.chunks += batch.length
-      progress.records += r.records
-      handOver(r.foreign)
+    },
+    feedFrom: async (ports) => {
+      if (ports.length !== calls.length || (!peered && workers > 1)) {
+        throw new Error('internal: a fed pass needs one channel a worker, and channels between them')
+      }
+      await Promise.all(
+        calls.map((call, i) => {
+          const port = ports[i]!
+          return call((api) => api.statsFeed(pass, transfer(port, [port])))
+        }),
+      )
+    },
+    fedDone: async () => {
+      const totals = await Promise.all(calls.map((call) => call((api) => api.statsFedDone(pass))))
+      for (const t of totals) {
+        progress.records += t.records
+        progress.skippedChunks += t.bad.length
+      }
       opts.onProgress(tick())
-    }
-    await runLanes(lanes, passBatches(reqs, convention, STATS_BATCH_BYTES), onBatch, {
-      what: 'the statistics pass',
-      signal,
-      onBadChunk: () => {
-        progress.skippedChunks++
-      },
-    })
+    },
+    progressed: () => {
+      opts.onProgress(tick())
+    },
+  }
+  const { report, partialReport } = reportsOf(calls, pass)
+  const partials = new PartialReports(partialReport, (r) => {
+    if (!signal.aborted) opts.onPartial(r, tick())
+  })
+  try {
+    await count(run)
   } catch (e) {
-    failed = true
+    partials.failed = true
     void Promise.all(calls.map((call) => call((api) => api.statsEnd(pass)))).catch(() => undefined)
     throw e
   } finally {
-    ended = true
-    clearTimeout(timer)
-    await reporting
+    await partials.stop()
   }
   await Promise.all(handed)
   // Rows sent between the workers directly: each hears every other's end, its rows all counted.
@@ -198,6 +299,44 @@ export async function runStatsPass(
   await Promise.all(calls.slice(1).map((call) => call((api) => api.statsEnd(pass))))
   opts.onProgress(tick())
   return final
+}
+
+/** Partial reports every REPORT_EVERY_MS (or REPORT_COST_RATIO × the last one's time) until stopped. */
+class PartialReports {
+  /** Set when the pass failed: a report on its way is not shown. */
+  failed = false
+  private readonly ask: () => Promise<StatsReport>
+  private readonly show: (r: StatsReport) => void
+  private reporting: Promise<void> | undefined
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private ended = false
+
+  constructor(ask: () => Promise<StatsReport>, show: (r: StatsReport) => void) {
+    this.ask = ask
+    this.show = show
+    this.timer = setTimeout(this.next, REPORT_EVERY_MS)
+  }
+
+  private readonly next = (): void => {
+    const t0 = performance.now()
+    this.reporting = this.ask()
+      .then((r) => {
+        if (!this.failed) this.show(r)
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.reporting = undefined
+        const wait = Math.max(REPORT_EVERY_MS, REPORT_COST_RATIO * (performance.now() - t0))
+        if (!this.ended) this.timer = setTimeout(this.next, wait)
+      })
+  }
+
+  /** No report after this; resolves once the one on its way (if any) is in. */
+  async stop(): Promise<void> {
+    this.ended = true
+    clearTimeout(this.timer)
+    await this.reporting
+  }
 }
 
 /**

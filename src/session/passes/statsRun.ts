@@ -11,8 +11,8 @@ import type { DecodeWorkerApi } from '../../workers/protocol'
 import type { IndexStore } from '../open/indexStore'
 import { indexedChunks } from '../rows/lanes'
 import { Store } from '../store'
-import { runStatsPass, startingProgress } from './statsPass'
-import type { StatsProgress } from './statsPass'
+import { runFedStatsPass, runStatsPass, startingProgress } from './statsPass'
+import type { FedPass, StatsPassOptions, StatsProgress, WalkedRest } from './statsPass'
 import type { StatsCutoffs, StatsReport } from '../../workers/protocol'
 
 export type StatsPhase = 'idle' | 'running' | 'done' | 'error'
@@ -64,6 +64,15 @@ const IDLE: StatsView = {
 
 let nextPass = 1
 
+/** A fed pass's hooks (feedChannels): its channels and the walk's end, told once. */
+interface FedHooks {
+  pass: FedPass
+  resolve: (rest: WalkedRest) => void
+  reject: (e: Error) => void
+  /** startFed has begun the pass on the workers (its ports are theirs). */
+  started: boolean
+}
+
 export class StatsRun {
   private readonly store = new Store<StatsView>(IDLE)
   private abort: AbortController | undefined
@@ -72,6 +81,8 @@ export class StatsRun {
   private readonly onFailed: (e: Error) => void
   /** Set by restore(): the cut-offs need the workers' totals, so a pass runs behind the shown report first. */
   private behind: { index: IndexStore; totals: Promise<void> | undefined } | undefined
+  /** The index walk's feed (ADR 0017), from feedChannels until the walk has ended. */
+  private fed: FedHooks | undefined
 
   /** `onFailed` hears of a failure other than a cancel (a changed file, a worker that died). */
   constructor(pool: DecodePool, onFailed: (e: Error) => void) {
@@ -93,9 +104,89 @@ export class StatsRun {
 
   /** Starts a pass over every indexed chunk (a running one is cancelled first). */
   start(index: IndexStore): void {
+    const reqs = indexedChunks(index)
+    this.run((workers, opts) => runStatsPass(workers.calls, workers.convention, reqs, opts))
+  }
+
+  /**
+   * Channels for the index walk to feed a pass begun beside it (ADR 0017): the walk's ends
+   * (ScanRequest.feed). startFed begins the pass once the walk is under way; the walk's end is
+   * told by walkEnded, or dropFed when no pass is to follow it.
+   */
+  feedChannels(workers: number): MessagePort[] {
+    this.dropFed()
+    const channels = Array.from({ length: workers }, () => new MessageChannel())
+    let resolve: (rest: WalkedRest) => void = () => undefined
+    let reject: (e: Error) => void = () => undefined
+    const walked = new Promise<WalkedRest>((res, rej) => {
+      resolve = res
+      reject = rej
+    })
+    walked.catch(() => undefined)
+    const pass: FedPass = { ports: channels.map((c) => c.port1), expectedBytes: 0, walked }
+    this.fed = { pass, resolve, reject, started: false }
+    return channels.map((c) => c.port2)
+  }
+
+  /**
+   * Begins the pass the walk feeds (the pool has the prelude and the convention): `expectedBytes`
+   * for its progress until the walk ends; `onGone` tells the walk to stop feeding a pass that
+   * failed or was cancelled.
+   */
+  startFed(expectedBytes: number, onGone: () => void): void {
+    const fed = this.fed
+    if (!fed || fed.started) return
+    fed.started = true
+    fed.pass.expectedBytes = expectedBytes
+    this.run((workers, opts) => runFedStatsPass(workers.calls, fed.pass, opts), onGone)
+  }
+
+  /** The walk's feed so far (ScanProgress.fedBytes). */
+  fedProgress(bytes: number): void {
+    this.fed?.pass.onFed?.(bytes)
+  }
+
+  /**
+   * The walk has ended, and a pass is to follow it: 'taken' when the fed pass takes `rest` (the
+   * chunks it did not feed) and goes on; 'ended' when one was begun and has already ended (failed
+   * or cancelled: its view says so); 'none' when none was begun (start() runs the pass).
+   */
+  walkEnded(rest: WalkedRest): 'taken' | 'ended' | 'none' {
+    const fed = this.fed
+    this.fed = undefined
+    if (!fed) return 'none'
+    if (!fed.started || this.store.getState().phase !== 'running') {
+      this.closeFed(fed)
+      return fed.started ? 'ended' : 'none'
+    }
+    fed.resolve(rest)
+    return 'taken'
+  }
+
+  /** No pass follows the walk (cancelled, failed, a known index): a fed pass begun beside it goes, unseen. */
+  dropFed(): void {
+    const fed = this.fed
+    this.fed = undefined
+    if (!fed) return
+    this.closeFed(fed)
+    if (!fed.started) return
+    this.pass = nextPass++
+    this.abort?.abort()
+    this.update({ ...IDLE })
+  }
+
+  private closeFed(fed: FedHooks): void {
+    fed.reject(new RadError('CANCELLED', 'the index walk ended without a pass to follow it'))
+    if (!fed.started) for (const port of fed.pass.ports) port.close()
+  }
+
+  /** Runs a pass (`count`), a running one cancelled first; `onFailed` hears of its failure. */
+  private run(
+    count: (workers: ReturnType<DecodePool['workers']>, opts: StatsPassOptions) => Promise<StatsReport>,
+    onFailed?: () => void,
+  ): void {
     this.cancel()
     this.behind = undefined
-    const reqs = indexedChunks(index)
     const abort = new AbortController()
     this.abort = abort
     const pass = nextPass++
@@ -106,10 +197,11 @@ export class StatsRun {
     try {
       workers = this.pool.workers()
     } catch (e) {
+      onFailed?.()
       this.fail(e)
       return
     }
-    runStatsPass(workers.calls, workers.convention, reqs, {
+    count(workers, {
       pass,
       signal: abort.signal,
       onProgress: (progress) => {
@@ -123,6 +215,7 @@ export class StatsRun {
         if (mine()) this.update({ phase: 'done', report })
       },
       (e: unknown) => {
+        onFailed?.()
         if (this.pass === pass) this.fail(e)
       },
     )
@@ -223,6 +316,7 @@ export class StatsRun {
   }
 
   dispose(): void {
+    this.dropFed()
     this.abort?.abort()
     this.pass = -1
     this.store.clear()

@@ -14,7 +14,7 @@ import { chunkSpan } from '../../rad/decode/chunk'
 import { RadError } from '../../rad/errors'
 import type { NbytesConvention } from '../../rad/types'
 import { BULK_BATCH_BYTES, BULK_DEPTH } from '../../workers/protocol'
-import type { BadChunk, ChunkRequest, DecodeWorkerApi } from '../../workers/protocol'
+import type { BadChunk, ChunkRequest, DecodeWorkerApi, FedRanges } from '../../workers/protocol'
 import type { IndexStore } from '../open/indexStore'
 import type { WorkerCall } from './decodePool'
 
@@ -105,10 +105,37 @@ export async function runLanes<A extends LaneAnswer>(
 }
 
 /** Every chunk indexed so far, as requests. */
-export function indexedChunks(index: IndexStore): ChunkRequest[] {
+export function indexedChunks(index: IndexedChunks): ChunkRequest[] {
   const reqs: ChunkRequest[] = []
   for (let chunk = 0; chunk < index.count; chunk++) {
     reqs.push({ chunk, offset: index.offset(chunk), nbytes: index.nbytes(chunk) })
+  }
+  return reqs
+}
+
+/** What the helpers below read of an index (IndexStore has it). */
+export type IndexedChunks = Pick<IndexStore, 'count' | 'offset' | 'nbytes'>
+
+/** The bytes (nbytes) of every chunk indexed so far. */
+export function indexedBytes(index: IndexedChunks): number {
+  let bytes = 0
+  for (let chunk = 0; chunk < index.count; chunk++) bytes += index.nbytes(chunk)
+  return bytes
+}
+
+/**
+ * The indexed chunks the index walk did not feed a pass (`fed`: byte ranges [start, end)
+ * flattened, in file order, each holding whole chunks; ADR 0017), as requests.
+ */
+export function chunksNotFed(index: IndexedChunks, fed: FedRanges | undefined): ChunkRequest[] {
+  const ranges = fed?.ranges ?? []
+  const reqs: ChunkRequest[] = []
+  let r = 0
+  for (let chunk = 0; chunk < index.count; chunk++) {
+    const offset = index.offset(chunk)
+    while (r < ranges.length && ranges[r + 1]! <= offset) r += 2
+    if (r < ranges.length && ranges[r]! <= offset) continue
+    reqs.push({ chunk, offset, nbytes: index.nbytes(chunk) })
   }
   return reqs
 }
