@@ -91,3 +91,80 @@ describe('StatsRun, a restored report', () => {
     expect(run.getState().totalsMissing).toBe(false)
   })
 })
+
+describe('StatsRun, a pass the index walk feeds (ADR 0017)', () => {
+  /** The salmon fixture's chunks as the walk would feed them: one segment, every chunk. */
+  function feedAll(ports: MessagePort[]): void {
+    const reqs = requests()
+    const first = reqs[0]!
+    const last = reqs[reqs.length - 1]!
+    const end = last.offset + last.nbytes
+    const bytes = file.slice(first.offset, end)
+    ports[0]!.postMessage(
+      {
+        kind: 'bytes',
+        buffer: bytes.buffer,
+        length: bytes.length,
+        segments: [first.offset, bytes.length, 0],
+        convention: 'header-inclusive',
+      },
+      [bytes.buffer],
+    )
+    for (const port of ports) port.postMessage({ kind: 'end' })
+  }
+
+  it('counts what the walk fed, reads the rest, and equals the pass that reads every chunk', async () => {
+    const index = fixtureIndex()
+    const { view: want } = await counted(index)
+    const { run } = statsRun()
+    const walk = run.feedChannels(2)
+    run.startFed(file.length, () => undefined)
+    expect(run.getState().phase).toBe('running')
+    feedAll(walk)
+    const reqs = requests()
+    const rest = {
+      convention: 'header-inclusive' as const,
+      reqs: [],
+      totalChunks: reqs.length,
+      totalBytes: reqs.reduce((s, r) => s + r.nbytes, 0),
+    }
+    expect(run.walkEnded(rest)).toBe('taken')
+    await expect.poll(() => run.getState().phase).toBe('done')
+    expect(run.getState().report?.json).toEqual(want.report?.json)
+    expect(run.getState().progress?.chunks).toBe(reqs.length)
+  })
+
+  it('cancelled during the walk: it stays cancelled; Run again waits for the walk, then reads the whole index', async () => {
+    const index = fixtureIndex()
+    const { view: want } = await counted(index)
+    const { run } = statsRun()
+    const walk = run.feedChannels(2)
+    let gone = 0
+    run.startFed(file.length, () => gone++)
+    run.cancel()
+    await expect.poll(() => run.getState().cancelled).toBe(true)
+    expect(gone).toBe(1)
+    // Run again while the walk is still under way: nothing runs over part of the file.
+    run.start(new IndexStore())
+    expect(run.getState().phase).toBe('idle')
+    for (const port of walk) port.close()
+    const rest = { convention: 'header-inclusive' as const, reqs: requests(), totalChunks: 4, totalBytes: 0 }
+    // The walk's end: no fed pass takes it, so the session starts the pass (statsOnOpen).
+    expect(run.walkEnded(rest)).toBe('none')
+    run.start(index)
+    await expect.poll(() => run.getState().phase).toBe('done')
+    expect(run.getState().report?.json).toEqual(want.report?.json)
+  })
+
+  it('a walk that ends with no pass to follow (cancelled, a known index) leaves the view idle', () => {
+    const { run } = statsRun()
+    run.feedChannels(2)
+    run.startFed(file.length, () => undefined)
+    run.dropFed()
+    expect(run.getState().phase).toBe('idle')
+    // Channels made but no pass begun (the index came from the cache): the pass starts as before.
+    run.feedChannels(2)
+    const rest = { convention: 'header-inclusive' as const, reqs: requests(), totalChunks: 4, totalBytes: 0 }
+    expect(run.walkEnded(rest)).toBe('none')
+  })
+})

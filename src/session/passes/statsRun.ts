@@ -71,6 +71,8 @@ interface FedHooks {
   reject: (e: Error) => void
   /** startFed has begun the pass on the workers (its ports are theirs). */
   started: boolean
+  /** start() was asked during the walk: a pass over the whole index follows it. */
+  startAtEnd?: boolean
 }
 
 export class StatsRun {
@@ -102,8 +104,19 @@ export class StatsRun {
     this.store.update(patch)
   }
 
-  /** Starts a pass over every indexed chunk (a running one is cancelled first). */
+  /**
+   * Starts a pass over every indexed chunk (a running one is cancelled first). Asked while the
+   * walk is still under way (Run again after cancelling a fed pass), it waits for the index:
+   * the pass runs when the walk ends (walkEnded), not over part of the file.
+   */
   start(index: IndexStore): void {
+    if (this.fed) {
+      this.fed.startAtEnd = true
+      this.pass = nextPass++
+      this.abort?.abort()
+      this.update({ ...IDLE })
+      return
+    }
     const reqs = indexedChunks(index)
     this.run((workers, opts) => runStatsPass(workers.calls, workers.convention, reqs, opts))
   }
@@ -157,7 +170,7 @@ export class StatsRun {
     if (!fed) return 'none'
     if (!fed.started || this.store.getState().phase !== 'running') {
       this.closeFed(fed)
-      return fed.started ? 'ended' : 'none'
+      return fed.started && !fed.startAtEnd ? 'ended' : 'none'
     }
     fed.resolve(rest)
     return 'taken'
