@@ -98,7 +98,7 @@ async function salvageOffer(opened: OpenedRad, found: Findings): Promise<Salvage
  * anywhere: reads the prelude and reports it, sends the first screen of
  * decoded records (readFirstChunks), then walks and checks every chunk
  * (the integrity pass, docs/integrity.md: scanChunks with a check plan), streaming index
- * slices and ~4 Hz progress to `sink`. Every problem with the file ends up
+ * slices and ~2 Hz progress to `sink`. Every problem with the file ends up
  * in the summary's integrity report — a prelude that cannot be read
  * included — with every good chunk before a stopping fault already
  * reported. Waits until the sink has taken every message before returning,
@@ -164,10 +164,10 @@ export async function scanFile(file: ByteSource, sink: ScanSink, opts: ScanOptio
     const result = await scanChunks(source, prelude, {
       signal,
       ...(beside ? { onChunk: beside.add } : { check: makeCheckPlan(prelude, inferSemantics(prelude)) }),
-      // Each slice and progress report costs the page a render and a layout of the table: at 4 Hz
-      // rather than 10 the page's thread left the counting workers ~0.8 s of CPU more on the
-      // 1 GiB run (ADR 0017).
-      progressIntervalMs: 250,
+      // Each slice and progress report costs the page a render and a layout of the table: at 2 Hz
+      // rather than 10 the page's thread leaves the counting workers ~1.5–2 s of CPU more on the
+      // 1 GiB run (ADR 0017). The first screen of records does not wait for it (readFirstChunks).
+      progressIntervalMs: 500,
       ...held,
       ...(opts.blockSize ? { blockSize: opts.blockSize } : {}),
       ...(mapped ? {} : { onIndex }),
