@@ -182,10 +182,16 @@ class ChunkScan {
       const nrec = chunkRecordCount(held.bytes, at)
       if (this.secondFileAt(held.bytes.subarray(at, at + 8))) return
       const span = checkChunkHeader(this.bounds, k, pos, nbytes, nrec)
-      const verdict = this.needBytes
-        ? this.visit(this.inHand(held, at, span) ?? (await this.readChunk(span)))
-        : undefined
+      const bytes = this.needBytes ? (this.inHand(held, at, span) ?? (await this.readChunk(span))) : undefined
+      const damagedBefore = this.issues.damagedChunks.length
+      const verdict = bytes ? this.visit(bytes) : undefined
       const stop = (verdict instanceof Promise ? await verdict : verdict) === true
+      // A chunk that passed its checks here (one straddling the walk's blocks) is fed as a run of one.
+      const fed =
+        bytes && this.issues.damagedChunks.length === damagedBefore
+          ? this.opts.onCleanRun?.(bytes, pos, k, 1, this.convention)
+          : undefined
+      if (fed) await this.pace.waitForFeed(fed)
       this.index.push(pos, nbytes, nrec)
       this.pos += span
       this.k++

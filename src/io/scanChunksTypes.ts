@@ -32,8 +32,9 @@ export interface ScanChunksOptions {
   ) => ChunkVerdict | Promise<ChunkVerdict>
   /**
    * The bytes of each clean run (whole chunks that passed the header checks and, with `check`,
-   * the records' checks): `chunks` chunks from `firstChunk` at file offset `start`. A promise
-   * holds the walk until it settles (the statistics feed, walkFeed.ts). Only plain chunks.
+   * the records' checks), and of each chunk the careful path found sound (a run of one):
+   * `chunks` chunks from `firstChunk` at file offset `start`. A promise holds the walk until it
+   * settles (the statistics feed, walkFeed.ts). Only plain chunks.
    */
   onCleanRun?: (
     bytes: Uint8Array,
