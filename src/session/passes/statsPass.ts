@@ -143,7 +143,7 @@ export interface FedPass {
 
 /**
  * Runs a pass the index walk feeds: the workers count what it sends as it checks the chunks, then
- * read the chunks it did not feed (the straddling ones, all of them if it fed none) as
+ * read the chunks it did not feed (damaged ones, all of them if it fed none) as
  * runStatsPass does, and report.
  */
 export function runFedStatsPass(
