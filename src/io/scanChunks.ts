@@ -147,7 +147,9 @@ class ChunkScan {
     this.index = new ChunkIndexBuilder(Math.min(prelude.numChunks, (source.size - this.pos) / CHUNK_HEADER_BYTES))
     this.issues = new ScanIssues(fileIssues(prelude, convention))
     const blockSize = opts.blockSize ?? DEFAULT_BLOCK
-    this.reader = new SequentialReader(source, this.pos, blockSize, READS_IN_FLIGHT, opts.signal)
+    // Fed to the statistics, every byte handed on is copied: the blocks left behind are read into again.
+    const reuse = opts.onCleanRun !== undefined && !opts.onChunk
+    this.reader = new SequentialReader(source, this.pos, blockSize, READS_IN_FLIGHT, opts.signal, reuse)
     this.layout = recordLayout(prelude)
     this.bounds = chunkBounds(prelude, convention, source.size)
     this.needBytes = opts.onChunk !== undefined || opts.check !== undefined

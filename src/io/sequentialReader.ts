@@ -42,14 +42,51 @@ export class SequentialReader {
   private readonly depth: number
   private readonly signal: AbortSignal | undefined
   private nextSize: number
+  /** Whole blocks read before and left behind, to read into again (`reuse`). */
+  private readonly spare: ArrayBuffer[] | undefined
 
-  constructor(source: ByteSource, origin: number, blockSize: number, depth: number, signal?: AbortSignal) {
+  /**
+   * `reuse`: read whole blocks into the buffers of blocks left behind (the source's readInto),
+   * not fresh memory: a caller that keeps no view of a block it has moved past (the walk while it
+   * feeds the statistics, which copies what it hands on; ADR 0017).
+   */
+  constructor(
+    source: ByteSource,
+    origin: number,
+    blockSize: number,
+    depth: number,
+    signal?: AbortSignal,
+    reuse = false,
+  ) {
     this.source = source
     this.next = origin
     this.blockSize = blockSize
     this.depth = Math.max(1, depth)
     this.signal = signal
     this.nextSize = Math.min(FIRST_BLOCK, blockSize)
+    this.spare = reuse && source.readInto ? [] : undefined
+  }
+
+  /** A read of [start, start+size): into a spare buffer when there is one for a whole block. */
+  private read(start: number, size: number): Promise<Uint8Array> {
+    const into = size === this.blockSize ? this.spare?.pop() : undefined
+    const readInto = into && this.source.readInto?.bind(this.source)
+    if (!into || !readInto) return this.source.read(start, size, this.signal)
+    return readInto(start, size, into, this.signal).then((bytes) => bytes ?? this.source.read(start, size, this.signal))
+  }
+
+  /** Drops the first window; its buffer is read into again when it held a whole block. */
+  private dropFirst(): void {
+    const gone = this.windows.shift()
+    const buffer = gone?.done?.buffer
+    if (
+      this.spare &&
+      buffer instanceof ArrayBuffer &&
+      buffer.byteLength === this.blockSize &&
+      this.spare.length < this.depth
+    ) {
+      this.spare.push(buffer)
+    }
   }
 
   /** Keeps `depth` reads in flight, or at least `count` windows when a range needs them. */
@@ -57,7 +94,7 @@ export class SequentialReader {
     while (this.windows.length < count && this.next < this.source.size) {
       const start = this.next
       const size = this.nextSize
-      const window: Window = { start, size, bytes: this.source.read(start, size, this.signal) }
+      const window: Window = { start, size, bytes: this.read(start, size) }
       window.bytes.then(
         (bytes) => (window.done = bytes),
         () => undefined,
@@ -102,7 +139,7 @@ export class SequentialReader {
   async get(at: number, length: number): Promise<Uint8Array> {
     const end = Math.min(at + length, this.source.size)
     while (this.windows.length > 0 && (this.windows[0]?.start ?? 0) + (this.windows[0]?.size ?? 0) <= at) {
-      this.windows.shift()
+      this.dropFirst()
     }
     // Skipped ahead past everything read: restart there, on the same 4-byte grid.
     if (this.windows.length === 0 && at > this.next) this.next = at - ((at - this.next) % 4)
