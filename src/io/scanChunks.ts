@@ -18,7 +18,7 @@ import type { ChunkBounds } from '../rad/decode/chunkHeader'
 import { ChunkIndexBuilder, chunksOverlapping } from '../rad/chunkIndex'
 import type { ChunkIndex } from '../rad/chunkIndex'
 import { canScanCleanRuns, canScanHeaderRuns, scanCleanRun, scanHeaderRun } from '../rad/checks/cleanRun'
-import { chunkPayload, detectConvention } from '../rad/decode/decodeChunk'
+import { chunkPayload } from '../rad/decode/decodeChunk'
 import { RadError } from '../rad/errors'
 import type { RadErrorData } from '../rad/errors'
 import { isChunkLocal, issueFromError } from '../rad/checks/integrity'
@@ -31,11 +31,10 @@ import { throwIfAborted } from './byteSource'
 import { ScanPace } from './scanPace'
 import type { ChunkVerdict, ScanChunksOptions, ScanResult } from './scanChunksTypes'
 import { SequentialReader } from './sequentialReader'
+import { findConvention } from './scanConvention'
 
 export type { ChunkVerdict, ScanChunksOptions, ScanProgress, ScanResult } from './scanChunksTypes'
 
-/** Chunk 0 is measured to detect the nbytes convention (§4.2) only up to this size. */
-const MAX_CONVENTION_PROBE = 64 << 20
 /**
  * Streaming reads: blocks grow to 16 MiB; 3 windows (the one being scanned and
  * two reads in flight). Measured in this machine's Chromium (bench/): with the
@@ -53,16 +52,6 @@ const READS_IN_FLIGHT = 3
 const HOP_THRESHOLD = 1 << 20
 /** The careful path reports progress and yields every this many chunks (a power of 2). */
 const CAREFUL_REPORT_EVERY = 256
-
-/** §4.2: decide the nbytes convention from chunk 0. */
-async function findConvention(source: ByteSource, prelude: Prelude, signal?: AbortSignal): Promise<NbytesConvention> {
-  const at = prelude.firstChunkOffset
-  if (at + CHUNK_HEADER_BYTES > source.size) return 'header-inclusive'
-  const head = await source.read(at, CHUNK_HEADER_BYTES, signal)
-  const length = Math.min(u32le(head, 0) + CHUNK_HEADER_BYTES, source.size - at)
-  if (length > MAX_CONVENTION_PROBE) return 'header-inclusive'
-  return detectConvention(await source.read(at, length, signal), at, prelude)
-}
 
 /**
  * Scans the chunks from the end of the prelude (§4), building the chunk index.

@@ -173,10 +173,16 @@ describe('WalkFeed', () => {
   const convention = 'header-inclusive'
   const run = (n: number, fill: number) => new Uint8Array(n).fill(fill)
 
-  it('fills buffers with back-to-back runs as one segment, and lists what it fed', () => {
+  it('fills buffers with back-to-back runs as one segment, and lists what it fed', async () => {
     const { port1, port2 } = new MessageChannel()
     const got: FeedMessage[] = []
-    port2.onmessage = (e: MessageEvent<FeedMessage>) => got.push(e.data)
+    // Resolves on the walk's `end`, the last message: every message before it has come.
+    const ended = new Promise<void>((resolve) => {
+      port2.onmessage = (e: MessageEvent<FeedMessage>) => {
+        got.push(e.data)
+        if (e.data.kind === 'end') resolve()
+      }
+    })
     const feed = new WalkFeed([port1], 100)
     expect(feed.offer(run(40, 1), 1000, 0, 2, convention)).toBeUndefined()
     expect(feed.offer(run(40, 2), 1040, 2, 3, convention)).toBeUndefined()
@@ -186,17 +192,13 @@ describe('WalkFeed', () => {
     expect(feed.offer(run(30, 4), 1112, 7, 1, convention)).toBeUndefined()
     const fed = feed.finish()
     expect(fed).toEqual({ ranges: [1000, 1080, 1100, 1142], bytes: 122, chunks: 7 })
+    await ended
+    const [first, second, end] = got
+    expect(first?.kind === 'bytes' && [first.length, first.segments]).toEqual([92, [1000, 80, 0, 1100, 12, 6]])
+    expect(second?.kind === 'bytes' && [second.length, second.segments]).toEqual([30, [1112, 30, 7]])
+    expect(end).toEqual({ kind: 'end' })
     port1.close()
-    return new Promise<void>((resolve) => {
-      setTimeout(() => {
-        const [first, second, end] = got
-        expect(first?.kind === 'bytes' && [first.length, first.segments]).toEqual([92, [1000, 80, 0, 1100, 12, 6]])
-        expect(second?.kind === 'bytes' && [second.length, second.segments]).toEqual([30, [1112, 30, 7]])
-        expect(end).toEqual({ kind: 'end' })
-        port2.close()
-        resolve()
-      }, 20)
-    })
+    port2.close()
   })
 
   it('waits for a buffer back, and stops feeding when none comes back in time', async () => {

@@ -129,7 +129,7 @@ describe('StatsRun, a pass the index walk feeds (ADR 0017)', () => {
       totalBytes: reqs.reduce((s, r) => s + r.nbytes, 0),
     }
     expect(run.walkEnded(rest)).toBe('taken')
-    await expect.poll(() => run.getState().phase).toBe('done')
+    await expect.poll(() => run.getState().phase, { timeout: 60_000 }).toBe('done')
     expect(run.getState().report?.json).toEqual(want.report?.json)
     expect(run.getState().progress?.chunks).toBe(reqs.length)
   })
@@ -142,7 +142,7 @@ describe('StatsRun, a pass the index walk feeds (ADR 0017)', () => {
     let gone = 0
     run.startFed(file.length, () => gone++)
     run.cancel()
-    await expect.poll(() => run.getState().cancelled).toBe(true)
+    await expect.poll(() => run.getState().cancelled, { timeout: 60_000 }).toBe(true)
     expect(gone).toBe(1)
     // Run again while the walk is still under way: nothing runs over part of the file.
     run.start(new IndexStore())
@@ -152,7 +152,7 @@ describe('StatsRun, a pass the index walk feeds (ADR 0017)', () => {
     // The walk's end: no fed pass takes it, so the session starts the pass (statsOnOpen).
     expect(run.walkEnded(rest)).toBe('none')
     run.start(index)
-    await expect.poll(() => run.getState().phase).toBe('done')
+    await expect.poll(() => run.getState().phase, { timeout: 60_000 }).toBe('done')
     expect(run.getState().report?.json).toEqual(want.report?.json)
   })
 
